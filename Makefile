@@ -1,0 +1,35 @@
+# Every target that needs the dependencies installs them first (npm ci) when
+# node_modules is missing or older than package-lock.json.
+SHELL := bash
+DEPS := node_modules/.package-lock.json
+CLI := bin/passepartout
+
+.PHONY: setup tangle check test watch run bench clean
+
+$(DEPS): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+setup:
+	npm ci --no-audit --no-fund
+
+tangle: $(DEPS)
+	$(CLI) tangle
+
+check: $(DEPS)
+	npx tsc -p tsconfig.json --noEmit
+
+test: $(DEPS)
+	npx vitest run
+
+watch: $(DEPS)
+	$(CLI) watch
+
+run: $(DEPS)
+	$(CLI) tangle
+
+bench: $(DEPS)
+	node bin/launch.mjs bench/tangle.bench.ts
+
+clean:
+	rm -rf generated node_modules/.cache/passepartout

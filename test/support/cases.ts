@@ -1,0 +1,79 @@
+/**
+ * Conformance cases as data: a folder with `input.org` (and any other inputs),
+ * `expected/` holding exactly the files Emacs wrote (or a lone `ERROR`), and a
+ * `case.md`. A case is run on a temporary copy, as `check.sh` does.
+ */
+import {createHash} from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import {hasErrors, tangle, type TangleReport} from '../../tools/tangle/tangle.ts'
+
+export interface CaseResult {
+  /** Files created or changed, relative to the case folder, with their bytes. */
+  written: Map<string, Buffer>
+  deleted: string[]
+  failed: boolean
+  report: TangleReport
+  work: string
+}
+
+export interface CaseExpectation {
+  error: boolean
+  files: Map<string, Buffer>
+}
+
+export function listCases(dir: string): string[] {
+  if (!fs.existsSync(dir)) return []
+  return fs
+    .readdirSync(dir, {withFileTypes: true})
+    .filter((entry) => entry.isDirectory() && fs.existsSync(path.join(dir, entry.name, 'input.org')))
+    .map((entry) => entry.name)
+    .sort()
+}
+
+export function expectation(caseDir: string): CaseExpectation {
+  const files = readTree(path.join(caseDir, 'expected'))
+  return {error: files.size === 1 && files.has('ERROR'), files}
+}
+
+/** Copy the case's inputs to a fresh folder, tangle `input.org` there, report what changed. */
+export function runCase(caseDir: string): CaseResult {
+  const work = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-case-')), 'case')
+  fs.cpSync(caseDir, work, {recursive: true})
+  fs.rmSync(path.join(work, 'expected'), {recursive: true, force: true})
+  fs.rmSync(path.join(work, 'case.md'), {force: true})
+  makeWritable(work)
+  const before = fingerprints(work)
+  const report = tangle({files: [path.join(work, 'input.org')]})
+  const after = fingerprints(work)
+  const written = new Map<string, Buffer>()
+  for (const [file, hash] of after) if (before.get(file) !== hash) written.set(file, fs.readFileSync(path.join(work, file)))
+  const deleted = [...before.keys()].filter((file) => !after.has(file))
+  return {written, deleted, failed: hasErrors(report), report, work}
+}
+
+function readTree(dir: string): Map<string, Buffer> {
+  const files = new Map<string, Buffer>()
+  if (!fs.existsSync(dir)) return files
+  for (const entry of fs.readdirSync(dir, {recursive: true, withFileTypes: true})) {
+    if (!entry.isFile()) continue
+    const full = path.join(entry.parentPath, entry.name)
+    files.set(path.relative(dir, full), fs.readFileSync(full))
+  }
+  return files
+}
+
+function fingerprints(dir: string): Map<string, string> {
+  const result = new Map<string, string>()
+  for (const [file, bytes] of readTree(dir)) result.set(file, createHash('sha256').update(bytes).digest('hex'))
+  return result
+}
+
+function makeWritable(dir: string): void {
+  fs.chmodSync(dir, 0o755)
+  for (const entry of fs.readdirSync(dir, {recursive: true, withFileTypes: true})) {
+    const full = path.join(entry.parentPath, entry.name)
+    fs.chmodSync(full, entry.isDirectory() ? 0o755 : 0o644)
+  }
+}

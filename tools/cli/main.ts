@@ -1,0 +1,53 @@
+/**
+ * The `passepartout` command line: parse the arguments, run the command,
+ * return the exit status (0 success, 1 errors reported, 2 usage error).
+ */
+import {parseArgs} from 'node:util'
+import {runTangle} from './tangle-command.ts'
+import {type CommandContext, USAGE, UsageError} from './usage.ts'
+
+export function main(argv: string[], cwd = process.cwd()): number {
+  try {
+    return dispatch(argv, cwd)
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error
+    process.stderr.write(`passepartout: ${error.message}\n\n${USAGE}`)
+    return 2
+  }
+}
+
+function dispatch(argv: string[], cwd: string): number {
+  let parsed
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        'dry-run': {type: 'boolean', default: false},
+        json: {type: 'boolean', default: false},
+        'allow-outside': {type: 'boolean', default: false},
+        frames: {type: 'boolean'},
+        'no-frames': {type: 'boolean'},
+        help: {type: 'boolean', short: 'h', default: false},
+      },
+    })
+  } catch (error) {
+    throw new UsageError((error as Error).message)
+  }
+  const {values, positionals} = parsed
+  if (values.help) {
+    process.stdout.write(USAGE)
+    return 0
+  }
+  const [command, ...args] = positionals
+  const context: CommandContext = {cwd, frames: values['no-frames'] ? false : (values.frames ?? process.stderr.isTTY === true)}
+  switch (command) {
+    case 'tangle':
+      return runTangle(args, {dryRun: values['dry-run'], json: values.json, allowOutside: values['allow-outside']}, context)
+    case undefined:
+      throw new UsageError('no command given')
+    default:
+      throw new UsageError(`unknown command: ${command}`)
+  }
+}

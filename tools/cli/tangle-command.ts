@@ -1,0 +1,92 @@
+/**
+ * `passepartout tangle [FILE|DIR ...]`.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import {displayPath} from '../diagnostics.ts'
+import {findProjectRoot, listOrgFiles} from '../project.ts'
+import {hasErrors, type TangleReport, tangle} from '../tangle/tangle.ts'
+import {printDiagnostics} from './output.ts'
+import {type CommandContext, UsageError} from './usage.ts'
+
+export interface TangleFlags {
+  dryRun: boolean
+  json: boolean
+  allowOutside: boolean
+}
+
+export function runTangle(args: string[], flags: TangleFlags, context: CommandContext): number {
+  const files = resolveInputs(args, context.cwd)
+  const report = tangle({files, allowOutside: flags.allowOutside, dryRun: flags.dryRun})
+  if (flags.json) process.stdout.write(`${JSON.stringify(jsonReport(report, context.cwd), null, 2)}\n`)
+  printDiagnostics(report.diagnostics, {cwd: context.cwd, frames: context.frames, sources: new Map(report.documents.map((d) => [d.path, d.text]))})
+  if (!flags.json) {
+    if (flags.dryRun) {
+      for (const outcome of report.outcomes) {
+        const verb = outcome.status === 'written' ? 'would write' : outcome.status === 'mode-changed' ? 'would change the mode of' : 'unchanged'
+        process.stdout.write(`${verb} ${displayPath(outcome.target.path, context.cwd)} (${outcome.target.blocks.length} blocks from ${displayPath(outcome.document, context.cwd)})\n`)
+      }
+    }
+    process.stdout.write(`${summary(report, flags.dryRun)}\n`)
+  }
+  return hasErrors(report) ? 1 : 0
+}
+
+/** FILE arguments as given, DIR arguments expanded; no argument means the project's org/ folder. */
+function resolveInputs(args: string[], cwd: string): string[] {
+  if (args.length === 0) {
+    const root = findProjectRoot(cwd)
+    if (!root || !fs.existsSync(path.join(root, 'org'))) throw new UsageError('no org/ folder in this project: name the Org files or folders to tangle')
+    return listOrgFiles(path.join(root, 'org'))
+  }
+  const files: string[] = []
+  for (const arg of args) {
+    const full = path.resolve(cwd, arg)
+    let stat: fs.Stats
+    try {
+      stat = fs.statSync(full)
+    } catch {
+      throw new UsageError(`no such file or directory: ${arg}`)
+    }
+    if (stat.isDirectory()) files.push(...listOrgFiles(full))
+    else files.push(full)
+  }
+  return [...new Set(files)]
+}
+
+function summary(report: TangleReport, dryRun: boolean): string {
+  const documents = report.documents.length
+  const files = report.outcomes.length
+  const unchanged = report.outcomes.filter((outcome) => outcome.status === 'unchanged').length
+  const failed = report.documents.filter((document) => document.failed).length
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
+  const verb = dryRun ? 'would tangle' : 'tangled'
+  return `${verb} ${plural(report.blockCount, 'block')} from ${plural(documents, 'document')} into ${plural(files, 'file')} (${unchanged} unchanged${failed ? `, ${failed} failed` : ''}) in ${Math.round(report.elapsedMs)} ms`
+}
+
+function jsonReport(report: TangleReport, cwd: string) {
+  return {
+    blocks: report.blockCount,
+    elapsedMs: Math.round(report.elapsedMs),
+    documents: report.documents.map((document) => ({
+      path: displayPath(document.path, cwd),
+      failed: document.failed,
+      blocks: document.blockCount,
+      targets: document.targets.map((target) => ({
+        path: displayPath(target.path, cwd),
+        status: report.outcomes.find((outcome) => outcome.target === target)?.status,
+        blocks: target.blocks.map((block) => block.open.start.line),
+        mode: target.mode === undefined ? null : `0${target.mode.toString(8)}`,
+        lines: target.lines.length - 1,
+      })),
+    })),
+    diagnostics: report.diagnostics.map((message) => ({
+      file: message.file ? displayPath(message.file, cwd) : null,
+      line: message.line ?? null,
+      column: message.column ?? null,
+      severity: message.fatal ? 'error' : 'warning',
+      rule: message.ruleId,
+      reason: message.reason,
+    })),
+  }
+}

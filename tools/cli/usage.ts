@@ -1,0 +1,23 @@
+/** A command line the program cannot act on: exit status 2. */
+export class UsageError extends Error {}
+
+export interface CommandContext {
+  cwd: string
+  /** Print the Org lines around each diagnostic. */
+  frames: boolean
+}
+
+export const USAGE = `usage: passepartout <command> [options] [arguments]
+
+commands:
+  tangle [FILE|DIR ...]   write the files the Org documents' blocks tangle to
+                          (default: every .org file under the project's org/)
+
+options:
+  --dry-run               show what would be written, write nothing
+  --json                  print a machine-readable report on stdout
+  --allow-outside         let targets resolve outside the project
+  --frames / --no-frames  show the Org lines around each diagnostic
+                          (default: when stderr is a terminal)
+  -h, --help              show this help
+`

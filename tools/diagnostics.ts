@@ -1,0 +1,95 @@
+/**
+ * Every problem the toolchain reports, in one place: its rule id, whether it is
+ * an error or a warning, and how it is printed.
+ *
+ * A diagnostic is a `VFileMessage` (reason, place, rule id, `fatal`), printed
+ * as `path.org:LINE:COL: error: reason [rule-id]`: the format Emacs's
+ * compilation mode and editor problem matchers read.
+ */
+import path from 'node:path'
+import type {Point, Position} from 'unist'
+import {VFileMessage} from 'vfile-message'
+
+export type Severity = 'error' | 'warning'
+
+/** Rule ids and what each one means; the README lists them for users. */
+export const RULES = {
+  'org/unterminated-block': ['warning', 'a #+begin_src with no #+end_src in its section: Org reads it as text'],
+  'org/detached-affiliated-keyword': ['warning', 'a #+NAME or #+HEADER line separated from its block by a blank line'],
+  'org/ignored-property-drawer': ['warning', 'a :PROPERTIES: drawer where Org does not read properties'],
+  'org/latin-1': ['warning', 'the file is not valid UTF-8; it is read as Latin-1, as Emacs does'],
+  'org/mixed-line-endings': ['warning', 'CRLF and LF line endings mixed: Emacs keeps the CRs, which breaks block lines'],
+  'header/unknown-argument': ['warning', 'a header argument Org does not know (names are case-sensitive)'],
+  'header/unusual-value': ['warning', 'a header-argument value outside the documented set, and how Org reads it'],
+  'header/lisp-ignored': ['warning', 'an Emacs Lisp form in a header argument that tangling does not use'],
+  'header/decimal-mode': ['warning', ':tangle-mode given as a plain number is decimal, not octal'],
+  'noweb/unresolved': ['warning', 'a noweb reference that matches no block: Org inserts nothing'],
+  'noweb/looks-like-code': ['warning', 'code such as a shift or a generic that Org reads as a noweb reference'],
+  'tangle/duplicate-target': ['warning', 'two spellings of one target in one document: the later replaces the earlier'],
+  'tangle/emacs-error': ['error', 'Org fails here; nothing of the document is written'],
+  'tangle/lisp-form': ['error', 'a header argument written as an Emacs Lisp form, which passepartout does not evaluate'],
+  'tangle/needs-evaluation': ['error', 'tangling would run code (<<name()>>, :var name=block)'],
+  'tangle/no-comment-syntax': ['error', 'comments requested for a language without comment syntax'],
+  'tangle/noweb-cycle': ['error', 'noweb references that include each other'],
+  'tangle/unterminated-block-pairs': ['error', 'Org Babel pairs an unterminated #+begin_src with a later block and fails'],
+  'tangle/missing-directory': ['error', "the target's directory does not exist and :mkdirp is not set"],
+  'tangle/target-is-directory': ['error', 'the target is a directory'],
+  'tangle/outside-root': ['error', 'the target resolves outside the project (or the Org file\'s folder)'],
+  'tangle/target-conflict': ['error', 'two documents write the same target'],
+  'tangle/unsupported': ['error', 'an Org feature passepartout does not reproduce'],
+  'io/read': ['error', 'a file could not be read'],
+  'io/write': ['error', 'a file could not be written'],
+} as const satisfies Record<string, readonly [Severity, string]>
+
+export type RuleId = keyof typeof RULES
+
+export type Diagnostic = VFileMessage
+
+/** Build the diagnostic for RULE at PLACE in FILE (an absolute path). */
+export function diagnostic(file: string, ruleId: RuleId, reason: string, place?: Position | Point): Diagnostic {
+  const message = new VFileMessage(reason, {place, ruleId, source: 'passepartout'})
+  message.file = file
+  message.fatal = RULES[ruleId][0] === 'error'
+  return message
+}
+
+export function severityOf(message: Diagnostic): Severity {
+  return message.fatal ? 'error' : 'warning'
+}
+
+export function isError(message: Diagnostic): boolean {
+  return message.fatal === true
+}
+
+/** `path:LINE:COL: severity: reason [rule]`, the path relative to `cwd` when inside it. */
+export function formatDiagnostic(message: Diagnostic, cwd: string): string {
+  const file = displayPath(message.file ?? '', cwd)
+  const where = message.line ? `${file}:${message.line}:${message.column ?? 1}` : file
+  return `${where}: ${severityOf(message)}: ${message.reason} [${message.ruleId}]`
+}
+
+/**
+ * The Org lines around a diagnostic with a caret under its column, the way
+ * rollup's `getCodeFrame` shows them.
+ */
+export function codeFrame(text: string, line: number, column: number): string {
+  const lines = text.split('\n')
+  const first = Math.max(1, line - 1)
+  const last = Math.min(lines.length, line + 1)
+  const width = String(last).length
+  const out: string[] = []
+  for (let n = first; n <= last; n++) {
+    const marker = n === line ? '>' : ' '
+    out.push(`${marker} ${String(n).padStart(width)} | ${lines[n - 1]!.replace(/\t/g, '    ')}`)
+    if (n === line) {
+      const before = (lines[n - 1] ?? '').slice(0, Math.max(0, column - 1)).replace(/\t/g, '    ')
+      out.push(`  ${' '.repeat(width)} | ${' '.repeat(before.length)}^`)
+    }
+  }
+  return out.join('\n')
+}
+
+export function displayPath(file: string, cwd: string): string {
+  const relative = path.relative(cwd, file)
+  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file
+}

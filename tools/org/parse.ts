@@ -1,0 +1,507 @@
+/**
+ * The Org reader: a line-oriented scanner that recognises the elements Org's
+ * own parser (org-element, Org 9.5) would recognise, in one pass, without
+ * recursion.
+ *
+ * Every line is classified by what element would start there. Blocks, drawers
+ * and LaTeX environments only exist when their closing line is found before the
+ * end of the enclosing container (the next headline, or the end of the drawer or
+ * block around them): otherwise Org reads their first line as text, and so do
+ * we. Closing lines are looked up in per-kind indexes built in a first pass, so
+ * the scan stays linear even on pathological input.
+ */
+import type {Position} from 'unist'
+import type {
+  AffiliatedKeyword,
+  BodyLine,
+  Headline,
+  Keyword,
+  NamedElement,
+  NodeProperty,
+  OrgNode,
+  OrgRoot,
+  PropertyDrawer,
+  SrcBlock,
+} from './ast.ts'
+import {decodeOrg} from './decode.ts'
+import {
+  affiliatedLine,
+  blockBeginName,
+  blockEndName,
+  headlineLevel,
+  headlineParts,
+  indentEnd,
+  isBabelCall,
+  isBlank,
+  isCommentLine,
+  isDrawerEnd,
+  isDrawerStart,
+  isDynamicBegin,
+  isDynamicEnd,
+  isFixedWidth,
+  isFootnoteDefinition,
+  isItem,
+  isPlanningLine,
+  isPropertiesStart,
+  isTableLine,
+  keywordLine,
+  latexBeginName,
+  latexEndName,
+  nodeProperty,
+  srcBeginParts,
+} from './syntax.ts'
+
+/** A problem found while reading, with its place: the reader never throws. */
+export interface ReadProblem {
+  reason: string
+  place: Position
+  ruleId: string
+  fatal: boolean
+}
+
+export interface ReadResult {
+  root: OrgRoot
+  problems: ReadProblem[]
+}
+
+const DEFAULT_TODO_KEYWORDS = ['TODO', 'DONE']
+const RAW_BLOCKS = new Set(['EXAMPLE', 'EXPORT', 'COMMENT', 'VERSE'])
+
+/** Read an Org document (bytes are decoded as Emacs would). */
+export function readOrg(input: string | Uint8Array): ReadResult {
+  const decoded = decodeOrg(input)
+  return new Scanner(decoded.text).run(decoded)
+}
+
+interface Container {
+  /** Index of the first line after the contents. */
+  end: number
+  /** Index of the line where scanning resumes after the container. */
+  resume: number
+}
+
+/** Sorted line indexes, answering "the first one after line i". */
+class LineList {
+  readonly items: number[] = []
+  next(after: number): number {
+    const items = this.items
+    let lo = 0
+    let hi = items.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (items[mid]! <= after) lo = mid + 1
+      else hi = mid
+    }
+    return lo < items.length ? items[lo]! : Number.POSITIVE_INFINITY
+  }
+}
+
+class Scanner {
+  private readonly lines: string[]
+  private readonly lineStarts: number[]
+  private readonly headlines = new LineList()
+  private readonly drawerEnds = new LineList()
+  private readonly dynamicEnds = new LineList()
+  private readonly footnoteStarts = new LineList()
+  private readonly doubleBlanks = new LineList()
+  private readonly blockEnds = new Map<string, LineList>()
+  private readonly latexEnds = new Map<string, LineList>()
+  private readonly propertyDrawerLines = new Set<number>()
+
+  private readonly nodes: OrgNode[] = []
+  private readonly problems: ReadProblem[] = []
+  private readonly headlineNodes: Headline[] = []
+  private readonly headlineLines: number[] = []
+  private srcCount = 0
+  private currentHeadline = -1
+
+  constructor(private readonly text: string) {
+    this.lines = text.split('\n')
+    this.lineStarts = new Array<number>(this.lines.length)
+    let offset = 0
+    for (let i = 0; i < this.lines.length; i++) {
+      this.lineStarts[i] = offset
+      offset += this.lines[i]!.length + 1
+    }
+    this.index()
+  }
+
+  run(decoded: {eol: OrgRoot['data']['eol']; encoding: OrgRoot['data']['encoding']}): ReadResult {
+    const lines = this.lines
+    let i = this.fileProperties()
+    const stack: Container[] = []
+    while (i < lines.length) {
+      if (i === lines.length - 1 && lines[i] === '') break // after the final newline
+      const level = headlineLevel(lines[i]!)
+      if (level > 0) {
+        stack.length = 0
+        i = this.headline(i, level)
+        continue
+      }
+      const top = stack[stack.length - 1]
+      if (top && i >= top.end) {
+        stack.pop()
+        i = top.resume
+        continue
+      }
+      const limit = top ? top.end : Math.min(this.headlines.next(i), lines.length)
+      i = this.element(i, limit, stack)
+    }
+    const todoKeywords = this.todoKeywords()
+    for (const headline of this.headlineNodes) this.finishHeadline(headline, todoKeywords)
+    const root: OrgRoot = {
+      type: 'root',
+      children: this.nodes,
+      data: {
+        text: this.text,
+        lineStarts: this.lineStarts,
+        eol: decoded.eol,
+        encoding: decoded.encoding,
+        todoKeywords,
+      },
+      position: {start: this.point(0, 0), end: this.point(lines.length - 1, lines[lines.length - 1]!.length)},
+    }
+    return {root, problems: this.problems}
+  }
+
+  /** First pass: where every kind of closing line is. */
+  private index(): void {
+    const lines = this.lines
+    let previousBlank = false
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i]!
+      const blank = isBlank(line)
+      if (blank && previousBlank) this.doubleBlanks.items.push(i - 1)
+      previousBlank = blank
+      if (blank) continue
+      const first = line.charCodeAt(indentEnd(line))
+      if (line.charCodeAt(0) === 42 && headlineLevel(line) > 0) this.headlines.items.push(i)
+      else if (first === 35) {
+        const name = blockEndName(line)
+        if (name !== null) this.listFor(this.blockEnds, name).items.push(i)
+        else if (isDynamicEnd(line)) this.dynamicEnds.items.push(i)
+      } else if (first === 58) {
+        if (isDrawerEnd(line)) this.drawerEnds.items.push(i)
+      } else if (line.charCodeAt(0) === 91 && isFootnoteDefinition(line)) this.footnoteStarts.items.push(i)
+      if (line.includes('\\end{')) {
+        const name = latexEndName(line)
+        if (name !== null) this.listFor(this.latexEnds, name).items.push(i)
+      }
+    }
+  }
+
+  private listFor(map: Map<string, LineList>, key: string): LineList {
+    let list = map.get(key)
+    if (!list) map.set(key, (list = new LineList()))
+    return list
+  }
+
+  /** The property drawer at the very top of the file (only comment lines may precede it). */
+  private fileProperties(): number {
+    let i = 0
+    while (i < this.lines.length && isCommentLine(this.lines[i]!)) i++
+    const end = this.propertyDrawerEnd(i)
+    if (end === -1) return 0
+    this.emitPropertyDrawer(i, end, -1)
+    return end + 1
+  }
+
+  private headline(i: number, level: number): number {
+    const lines = this.lines
+    let parent = this.headlineNodes.length - 1
+    while (parent >= 0 && this.headlineNodes[parent]!.level >= level) parent = this.headlineNodes[parent]!.parent
+    const headline: Headline = {
+      type: 'headline',
+      index: this.headlineNodes.length,
+      level,
+      parent,
+      todo: null,
+      priority: null,
+      title: null,
+      tags: [],
+      commented: false,
+      archived: false,
+      position: this.linePosition(i),
+    }
+    this.headlineNodes.push(headline)
+    this.headlineLines.push(i)
+    this.nodes.push(headline)
+    this.currentHeadline = headline.index
+    let next = i + 1
+    if (next < lines.length && isPlanningLine(lines[next]!)) next++
+    const end = this.propertyDrawerEnd(next)
+    if (end === -1) return next
+    this.emitPropertyDrawer(next, end, headline.index)
+    return end + 1
+  }
+
+  private finishHeadline(headline: Headline, todoKeywords: string[]): void {
+    const line = this.lines[headline.position.start.line - 1]!
+    const parts = headlineParts(line, todoKeywords)
+    headline.todo = parts.todo
+    headline.priority = parts.priority
+    headline.title = parts.title
+    headline.tags = parts.tags
+    headline.commented = parts.title !== null && /^COMMENT(?: |$)/.test(parts.title)
+    headline.archived = parts.tags.includes('ARCHIVE')
+  }
+
+  /** `org-property-drawer-re` at line i: the index of its `:END:` line, or -1. */
+  private propertyDrawerEnd(i: number): number {
+    const lines = this.lines
+    if (i >= lines.length || !isPropertiesStart(lines[i]!)) return -1
+    for (let j = i + 1; j < lines.length; j++) {
+      const line = lines[j]!
+      if (isDrawerEnd(line)) return j
+      if (!nodeProperty(line)) return -1
+    }
+    return -1
+  }
+
+  private emitPropertyDrawer(start: number, end: number, headline: number): void {
+    const properties: NodeProperty[] = []
+    for (let j = start + 1; j < end; j++) {
+      const line = this.lines[j]!
+      const property = nodeProperty(line)!
+      properties.push({
+        key: property.key,
+        value: property.value,
+        position: this.position(j, property.keyStart - 1, j, line.length),
+      })
+    }
+    for (let j = start; j <= end; j++) this.propertyDrawerLines.add(j)
+    const drawer: PropertyDrawer = {
+      type: 'propertyDrawer',
+      headline,
+      properties,
+      position: this.position(start, 0, end, this.lines[end]!.length),
+    }
+    this.nodes.push(drawer)
+  }
+
+  /** Parse the element starting at line i; return the line to continue from. */
+  private element(i: number, limit: number, stack: Container[]): number {
+    const lines = this.lines
+    const line = lines[i]!
+    if (isBlank(line)) return i + 1
+    if (isCommentLine(line)) return i + 1
+    const affiliated: AffiliatedKeyword[] = []
+    let start = i
+    for (let parsed; start < limit && (parsed = affiliatedLine(lines[start]!)); start++) {
+      affiliated.push({
+        key: parsed.key,
+        value: parsed.value,
+        position: this.position(start, indentEnd(lines[start]!), start, lines[start]!.length),
+      })
+    }
+    if (affiliated.length > 0 && (start >= limit || isBlank(lines[start]!))) {
+      this.orphanAffiliated(i, start, limit)
+      return start
+    }
+    const name = lastName(affiliated)
+    const head = lines[start]!
+    const latex = latexBeginName(head)
+    if (latex !== null) {
+      const end = this.latexEnds.get(latex.toUpperCase())?.next(start - 1) ?? Number.POSITIVE_INFINITY
+      if (end < limit) {
+        this.named(name, 'latex-environment', i, start)
+        return end + 1
+      }
+      return this.paragraph(name, i, start)
+    }
+    if (isDrawerStart(head)) {
+      const end = this.drawerEnds.next(start)
+      if (end < limit) {
+        if (isPropertiesStart(head) && !this.propertyDrawerLines.has(start)) this.ignoredPropertyDrawer(start)
+        this.named(name, 'drawer', i, start)
+        stack.push({end, resume: end + 1})
+        return start + 1
+      }
+      if (isPropertiesStart(head)) this.ignoredPropertyDrawer(start)
+      return this.paragraph(name, i, start)
+    }
+    if (isFixedWidth(head)) {
+      this.named(name, 'fixed-width', i, start)
+      return start + 1
+    }
+    const first = head.charCodeAt(indentEnd(head))
+    if (first === 35 && head.charCodeAt(indentEnd(head) + 1) === 43) return this.hashPlus(i, start, limit, affiliated, stack)
+    if (head.charCodeAt(0) === 91 && isFootnoteDefinition(head)) {
+      const end = Math.min(this.footnoteStarts.next(start), this.doubleBlanks.next(start), limit)
+      this.named(name, 'footnote-definition', i, start)
+      stack.push({end, resume: end})
+      return start + 1
+    }
+    if (isTableLine(head)) {
+      this.named(name, 'table', i, start)
+      let j = start + 1
+      while (j < limit && isTableLine(lines[j]!)) j++
+      return j
+    }
+    if (isItem(head)) {
+      this.named(name, 'plain-list', i, start)
+      return start + 1
+    }
+    return this.paragraph(name, i, start)
+  }
+
+  /** Lines starting with `#+`: blocks, babel calls, dynamic blocks, keywords. */
+  private hashPlus(i: number, start: number, limit: number, affiliated: AffiliatedKeyword[], stack: Container[]): number {
+    const head = this.lines[start]!
+    const name = lastName(affiliated)
+    const block = blockBeginName(head)
+    if (block !== null) {
+      const end = this.blockEnds.get(block)?.next(start) ?? Number.POSITIVE_INFINITY
+      if (end >= limit) {
+        if (block === 'SRC') this.unterminatedSrc(start, limit)
+        return this.paragraph(name, i, start)
+      }
+      if (block === 'SRC') {
+        this.srcBlock(i, start, end, affiliated)
+        return end + 1
+      }
+      if (RAW_BLOCKS.has(block)) {
+        this.named(name, `${block.toLowerCase()}-block`, i, start)
+        return end + 1
+      }
+      this.named(name, block === 'CENTER' || block === 'QUOTE' ? `${block.toLowerCase()}-block` : 'special-block', i, start)
+      stack.push({end, resume: end + 1})
+      return start + 1
+    }
+    if (isBabelCall(head)) {
+      this.named(name, 'babel-call', i, start)
+      return start + 1
+    }
+    if (isDynamicBegin(head)) {
+      const end = this.dynamicEnds.next(start)
+      if (end < limit) {
+        this.named(name, 'dynamic-block', i, start)
+        stack.push({end, resume: end + 1})
+        return start + 1
+      }
+      return this.paragraph(name, i, start)
+    }
+    const keyword = keywordLine(head)
+    if (keyword) {
+      this.nodes.push({type: 'keyword', key: keyword.key, value: keyword.value, position: this.linePosition(start)} satisfies Keyword)
+      return start + 1
+    }
+    return this.paragraph(name, i, start)
+  }
+
+  private paragraph(name: string | null, i: number, start: number): number {
+    this.named(name, 'paragraph', i, start)
+    return start + 1
+  }
+
+  private named(name: string | null, element: string, i: number, start: number): void {
+    if (name === null) return
+    const node: NamedElement = {
+      type: 'namedElement',
+      element,
+      name,
+      headline: this.currentHeadline,
+      position: this.position(i, 0, start, this.lines[start]!.length),
+    }
+    this.nodes.push(node)
+  }
+
+  /** Affiliated keywords followed by a blank line: Org reads them as plain keywords. */
+  private orphanAffiliated(i: number, end: number, limit: number): void {
+    for (let j = i; j < end; j++) {
+      const keyword = keywordLine(this.lines[j]!)
+      if (keyword) this.nodes.push({type: 'keyword', key: keyword.key, value: keyword.value, position: this.linePosition(j)})
+    }
+    let next = end
+    while (next < limit && isBlank(this.lines[next]!)) next++
+    if (next < limit && blockBeginName(this.lines[next]!) === 'SRC') {
+      const detached = keywordLine(this.lines[i]!)!
+      this.problems.push({
+        reason: `#+${detached.key} is separated from the #+begin_src at line ${next + 1} by a blank line, so Org does not attach it to the block`,
+        place: this.linePosition(i),
+        ruleId: 'org/detached-affiliated-keyword',
+        fatal: false,
+      })
+    }
+  }
+
+  private ignoredPropertyDrawer(line: number): void {
+    this.problems.push({
+      reason:
+        'Org ignores this property drawer: properties are read only from a drawer directly under a headline (or its planning line), or at the very top of the file',
+      place: this.linePosition(line),
+      ruleId: 'org/ignored-property-drawer',
+      fatal: false,
+    })
+  }
+
+  private unterminatedSrc(start: number, limit: number): void {
+    const where =
+      limit < this.lines.length && headlineLevel(this.lines[limit]!) > 0
+        ? `before the headline at line ${limit + 1}`
+        : limit < this.lines.length
+          ? `before the end of the enclosing drawer or block at line ${limit + 1}`
+          : 'before the end of the file'
+    this.problems.push({
+      reason: `#+begin_src has no matching #+end_src ${where}: Org reads it as text and tangles nothing from it`,
+      place: this.linePosition(start),
+      ruleId: 'org/unterminated-block',
+      fatal: false,
+    })
+  }
+
+  private srcBlock(i: number, start: number, end: number, affiliated: AffiliatedKeyword[]): void {
+    const lines = this.lines
+    const head = lines[start]!
+    const parts = srcBeginParts(head)
+    const body: BodyLine[] = []
+    for (let j = start + 1; j < end; j++) body.push({value: lines[j]!, position: this.linePosition(j)})
+    const node: SrcBlock = {
+      type: 'srcBlock',
+      index: this.srcCount++,
+      headline: this.currentHeadline,
+      language: parts.language,
+      switches: parts.switches,
+      parameters: parts.parameters,
+      name: lastName(affiliated),
+      headers: affiliated.filter((keyword) => keyword.key === 'HEADER'),
+      affiliated,
+      open: this.linePosition(start),
+      close: this.linePosition(end),
+      body,
+      position: this.position(i, 0, end, lines[end]!.length),
+    }
+    this.nodes.push(node)
+  }
+
+  private todoKeywords(): string[] {
+    const keywords: string[] = []
+    let any = false
+    for (const node of this.nodes) {
+      if (node.type !== 'keyword' || !['TODO', 'SEQ_TODO', 'TYP_TODO'].includes(node.key)) continue
+      any = true
+      for (const word of node.value.split(/[ \t\n\r\f\v]+/)) {
+        if (word === '' || word === '|') continue
+        keywords.push(word.replace(/^(.*?)(?:\([^!@/]?.*?\))?$/, '$1'))
+      }
+    }
+    return any ? keywords : DEFAULT_TODO_KEYWORDS
+  }
+
+  private linePosition(line: number): Position {
+    return this.position(line, 0, line, this.lines[line]!.length)
+  }
+
+  private position(startLine: number, startColumn: number, endLine: number, endColumn: number): Position {
+    return {start: this.point(startLine, startColumn), end: this.point(endLine, endColumn)}
+  }
+
+  private point(line: number, column: number) {
+    return {line: line + 1, column: column + 1, offset: this.lineStarts[line]! + column}
+  }
+}
+
+function lastName(affiliated: AffiliatedKeyword[]): string | null {
+  for (let k = affiliated.length - 1; k >= 0; k--) if (affiliated[k]!.key === 'NAME') return affiliated[k]!.value
+  return null
+}

@@ -1,0 +1,32 @@
+/**
+ * Where the project is and which Org documents it holds.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+
+/** The nearest directory at or above FROM holding `package.json` or `.git`, or undefined. */
+export function findProjectRoot(from: string): string | undefined {
+  for (let dir = path.resolve(from); ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, 'package.json')) || fs.existsSync(path.join(dir, '.git'))) return dir
+    if (path.dirname(dir) === dir) return undefined
+  }
+}
+
+const SKIPPED_DIRECTORIES = new Set(['node_modules', 'generated'])
+
+/** Every `.org` file under DIR, sorted, skipping dependencies, generated output and hidden folders. */
+export function listOrgFiles(dir: string): string[] {
+  const found: string[] = []
+  const pending = [path.resolve(dir)]
+  while (pending.length > 0) {
+    const current = pending.pop()!
+    for (const entry of fs.readdirSync(current, {withFileTypes: true})) {
+      if (entry.name.startsWith('.')) continue
+      const full = path.join(current, entry.name)
+      if (entry.isDirectory()) {
+        if (!SKIPPED_DIRECTORIES.has(entry.name)) pending.push(full)
+      } else if (entry.name.endsWith('.org')) found.push(full)
+    }
+  }
+  return found.sort()
+}

@@ -1,0 +1,117 @@
+/**
+ * The files of one document, assembled as `org-babel-tangle` writes them: for
+ * each file, its blocks in document order, an empty line before each but the
+ * first (unless `:padline no`), the shebang before the first block that has
+ * one, comments in the file's current major mode, and the file mode.
+ */
+import type {SrcBlock} from '../org/ast.ts'
+import type {TangledBlock} from './collect.ts'
+import {type CommentSyntax, commentRegion, commentSyntax} from './comments.ts'
+import {Failure} from './failure.ts'
+import {fillTemplate} from './links.ts'
+import {concatLines, glue, type SourceText} from './text.ts'
+
+export interface AssembledFile {
+  /** The name Org grouped the blocks by (the `:tangle` value as written). */
+  fileName: string
+  /** The file's lines; the text ends with a newline, so the last line is empty. */
+  lines: SourceText
+  /** The mode Org sets (`:tangle-mode`, 0o755 for a shebang), or undefined for the default. */
+  mode: number | undefined
+  /** `:mkdirp` asked for the parent directories. */
+  makeDirectory: boolean
+  blocks: SrcBlock[]
+}
+
+export function assembleFile(fileName: string, specs: TangledBlock[], orgFile: string): AssembledFile {
+  const buffer = new Buffer()
+  const modes: number[] = []
+  let makeDirectory = false
+  let sheBanged = false
+  let language: string | null | undefined
+  let syntax: CommentSyntax | undefined
+  const directoryPart = fileName.includes('/')
+  for (const spec of specs) {
+    const {params} = spec.info
+    if (spec.info.language !== language) {
+      language = spec.info.language
+      // The buffer switches to the language's mode when Emacs has one.
+      const lookup = commentSyntax(language ?? '')
+      if (lookup.kind === 'syntax') syntax = lookup.syntax
+      else if (lookup.kind === 'none') syntax = undefined
+    }
+    const shebang = params.string(':shebang')
+    let mode = tangleMode(spec)
+    if (shebang && mode === undefined) mode = 0o755
+    if (mode !== undefined && !modes.includes(mode)) modes.unshift(mode)
+    const mkdirp = params.get(':mkdirp')
+    if (mkdirp && mkdirp.value.kind !== 'nil' && directoryPart && params.string(':mkdirp') !== 'no') makeDirectory = true
+    if (params.string(':padline') !== 'no' && !buffer.isEmpty()) buffer.append(glue('\n'))
+    if (shebang && !sheBanged) {
+      buffer.append(glue(`${shebang}\n`))
+      sheBanged = true
+    }
+    insertBlock(buffer, spec, syntax, orgFile)
+  }
+  return {fileName, lines: buffer.lines, mode: modes[modes.length - 1], makeDirectory, blocks: specs.map((spec) => spec.info.block)}
+}
+
+/** `org-babel-spec-to-string`. */
+function insertBlock(buffer: Buffer, spec: TangledBlock, syntax: CommentSyntax | undefined, orgFile: string): void {
+  const comments = spec.info.params.string(':comments')
+  const link = comments === 'both' || comments === 'link' || comments === 'yes' || comments === 'noweb'
+  const values = {
+    'start-line': String(spec.info.block.open.start.line + 1),
+    file: orgFile,
+    link: spec.link,
+    'source-name': spec.sourceName,
+  }
+  const insertComment = (text: string) => {
+    if (comments === undefined || comments === 'no' || !/[^ \r\t\n]/.test(text)) return
+    if (!syntax) {
+      throw new Failure(
+        `:comments ${comments} needs the comment syntax of the block's language, and Emacs has none for ${spec.info.language ?? 'a block without language'} (Org fails: "No comment syntax is defined")`,
+        spec.info.block.open,
+        'tangle/no-comment-syntax',
+      )
+    }
+    buffer.append(glue(`${commentRegion(text, syntax)}\n`))
+  }
+  if (spec.orgComment !== null) insertComment(spec.orgComment)
+  if (link) insertComment(fillTemplate('[[%link][%source-name]]', values))
+  buffer.append([...spec.body, ...glue('')])
+  if (link) insertComment(fillTemplate('%source-name ends here', values))
+}
+
+/** `:tangle-mode`: an integer, or Org fails when setting it. */
+function tangleMode(spec: TangledBlock): number | undefined {
+  const param = spec.info.params.get(':tangle-mode')
+  if (!param || param.value.kind === 'nil') return undefined
+  const {value} = param
+  if (value.kind === 'number' && value.integer && value.value >= 0) return value.value
+  if (value.kind === 'lisp') {
+    throw new Failure(`Org evaluates the Emacs Lisp form ${value.source} for :tangle-mode; passepartout evaluates only (identity N)`, param.origin, 'tangle/lisp-form')
+  }
+  const shown = value.kind === 'string' ? value.value : String(value.value)
+  throw new Failure(
+    `:tangle-mode ${shown} is not a file mode Org can set (it fails after writing the file); write (identity #o755) or a decimal integer`,
+    param.origin,
+    'tangle/emacs-error',
+  )
+}
+
+/** The temporary buffer Org fills: lines, the last one still open. */
+class Buffer {
+  lines: SourceText = [{text: '', segments: []}]
+
+  isEmpty(): boolean {
+    return this.lines.length === 1 && this.lines[0]!.text === ''
+  }
+
+  /** Insert TEXT (lines joined by newlines) at the end. */
+  append(text: SourceText): void {
+    const last = this.lines.length - 1
+    this.lines[last] = concatLines(this.lines[last]!, text[0]!)
+    for (let k = 1; k < text.length; k++) this.lines.push(text[k]!)
+  }
+}

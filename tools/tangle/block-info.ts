@@ -1,0 +1,72 @@
+/**
+ * `org-babel-get-src-block-info` for one block: its language, its normalized
+ * body and its merged header arguments, from Org's defaults, the inherited
+ * `header-args` and `header-args:LANG` properties, the `#+begin_src` line and
+ * the `#+HEADER:` lines (the first of which wins).
+ */
+import type {Position} from 'unist'
+import type {SrcBlock} from '../org/ast.ts'
+import {normalizedBody} from './body.ts'
+import type {OrgDocument} from './document.ts'
+import {LispReadError} from './elisp.ts'
+import {Failure} from './failure.ts'
+import {type HeaderArgument, parseHeaderArguments} from './header-args.ts'
+import {defaultArguments, mergeParams, type ParamSource, type Params} from './params.ts'
+import {inheritedProperty} from './properties.ts'
+import type {SourceText} from './text.ts'
+
+export interface BlockInfo {
+  block: SrcBlock
+  language: string | null
+  /** The body with commas unescaped, the final newline dropped and (unless `-i`) the common indentation removed. */
+  body: SourceText
+  params: Params
+  switches: string
+  name: string | null
+}
+
+/** Block infos of one document, computed once each ("light" ones leave Lisp forms unevaluated). */
+export class BlockInfos {
+  private readonly light = new Map<number, BlockInfo>()
+  private readonly full = new Map<number, BlockInfo>()
+
+  constructor(private readonly doc: OrgDocument) {}
+
+  get(block: SrcBlock, evaluate: boolean): BlockInfo {
+    const cache = evaluate ? this.full : this.light
+    let info = cache.get(block.index)
+    if (!info) {
+      info = blockInfo(this.doc, block, evaluate)
+      cache.set(block.index, info)
+    }
+    return info
+  }
+}
+
+function blockInfo(doc: OrgDocument, block: SrcBlock, evaluate: boolean): BlockInfo {
+  const language = block.language
+  const sources: ParamSource[] = [{args: defaultArguments(language), origin: undefined}]
+  for (const property of language === null ? ['header-args'] : ['header-args', `header-args:${language}`]) {
+    const inherited = inheritedProperty(doc, block.headline, property)
+    sources.push({args: inherited ? parse(inherited.value, evaluate, inherited.origins[0]) : [], origin: inherited?.origins[0]})
+  }
+  sources.push({args: parse(block.parameters, evaluate, block.open), origin: block.open})
+  for (const header of [...block.headers].reverse()) sources.push({args: parse(header.value, evaluate, header.position), origin: header.position})
+  return {
+    block,
+    language,
+    body: normalizedBody(block.body, /-i\b/.test(block.switches ?? '')),
+    params: mergeParams(sources),
+    switches: block.switches ?? '',
+    name: block.name,
+  }
+}
+
+function parse(text: string | null, evaluate: boolean, origin: Position | undefined): HeaderArgument[] {
+  try {
+    return parseHeaderArguments(text, evaluate)
+  } catch (error) {
+    if (error instanceof LispReadError) throw new Failure(`Org cannot read this header argument: ${error.message}`, origin, 'tangle/emacs-error')
+    throw error
+  }
+}

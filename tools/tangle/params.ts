@@ -1,0 +1,99 @@
+/**
+ * A block's header arguments after `org-babel-merge-params`: later sources
+ * replace earlier ones argument by argument, `:var` accumulates by variable
+ * name, and where Org would signal an error so do we.
+ */
+import type {Position} from 'unist'
+import type {LispValue} from './elisp.ts'
+import {Failure} from './failure.ts'
+import type {HeaderArgument} from './header-args.ts'
+
+export interface Param {
+  value: LispValue
+  /** Where the argument was written, when known. */
+  origin: Position | undefined
+}
+
+export interface ParamSource {
+  args: HeaderArgument[]
+  origin: Position | undefined
+}
+
+export class Params {
+  constructor(
+    private readonly entries: ReadonlyMap<string, Param>,
+    /** `:var` assignments (`name=value`) in Org's final order. */
+    readonly vars: readonly Param[],
+  ) {}
+
+  get(name: string): Param | undefined {
+    return this.entries.get(name)
+  }
+
+  /** The value as a string, undefined when absent or nil; Org's `string=` fails on anything else. */
+  string(name: string): string | undefined {
+    const param = this.entries.get(name)
+    if (!param || param.value.kind === 'nil') return undefined
+    if (param.value.kind === 'string') return param.value.value
+    if (param.value.kind === 'lisp') {
+      throw new Failure(`Org evaluates the Emacs Lisp form ${param.value.source} for ${name}; passepartout does not evaluate Lisp`, param.origin, 'tangle/lisp-form')
+    }
+    throw new Failure(`Org compares ${name} as a string, and fails on the number ${param.value.value}`, param.origin, 'tangle/emacs-error')
+  }
+
+  names(): IterableIterator<string> {
+    return this.entries.keys()
+  }
+}
+
+/** `org-babel-default-header-args`, and the extra defaults of Emacs Lisp blocks. */
+export function defaultArguments(language: string | null): HeaderArgument[] {
+  const defaults: [string, string][] = [
+    [':session', 'none'],
+    [':results', 'replace'],
+    [':exports', 'code'],
+    [':cache', 'no'],
+    [':noweb', 'no'],
+    [':hlines', 'no'],
+    [':tangle', 'no'],
+  ]
+  if (language === 'emacs-lisp') defaults.push([':lexical', 'no'])
+  return defaults.map(([name, value]) => ({name, value: {kind: 'string', value}}))
+}
+
+export function mergeParams(sources: readonly ParamSource[]): Params {
+  const entries = new Map<string, Param>()
+  const vars: {name: string; param: Param}[] = []
+  let variableIndex = 0
+  for (const source of sources) {
+    for (const arg of source.args) {
+      const param: Param = {value: arg.value, origin: source.origin}
+      if (arg.name === ':var') {
+        if (arg.value.kind !== 'string') {
+          throw new Failure(':var needs a NAME=VALUE assignment; Org fails on this value', source.origin, 'tangle/emacs-error')
+        }
+        const text = arg.value.value
+        const name = /^([^= \f\t\n\r\v]+)[ \t]*=/.exec(text)?.[1]
+        if (name !== undefined) {
+          const existing = vars.findIndex((v) => v.name === name)
+          if (existing !== -1) vars.splice(existing, 1)
+          vars.push({name, param})
+        } else if (vars[variableIndex]) {
+          const target = vars[variableIndex]!
+          target.param = {value: {kind: 'string', value: `${target.name}=${text}`}, origin: source.origin}
+          variableIndex++
+        } else {
+          throw new Failure(`Variable "${text}" must be assigned a default value`, source.origin, 'tangle/emacs-error')
+        }
+      } else if (arg.name === ':results' && (arg.value.kind === 'nil' || arg.value.kind === 'number')) {
+        throw new Failure(`Org splits :results into words and fails on a ${arg.value.kind === 'nil' ? 'missing' : 'numeric'} value`, source.origin, 'tangle/emacs-error')
+      } else if (arg.name === ':exports' && arg.value.kind === 'number') {
+        throw new Failure('Org splits :exports into words and fails on a numeric value', source.origin, 'tangle/emacs-error')
+      } else {
+        entries.delete(arg.name)
+        entries.set(arg.name, param)
+      }
+    }
+  }
+  return new Params(entries, vars.map((v) => v.param))
+}

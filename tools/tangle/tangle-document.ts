@@ -1,0 +1,170 @@
+/**
+ * Tangle one Org document into a plan: the files it writes (absolute paths,
+ * bytes, modes, line origins) and its diagnostics. Nothing touches the disk
+ * here but reads (existing directories); writing is `write.ts`'s job, so a
+ * document that fails writes nothing.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import type {Position} from 'unist'
+import {type Diagnostic, diagnostic, type RuleId} from '../diagnostics.ts'
+import type {SrcBlock} from '../org/ast.ts'
+import {readOrg} from '../org/parse.ts'
+import {assembleFile} from './assemble.ts'
+import {BabelIndex} from './babel-scan.ts'
+import {BlockInfos} from './block-info.ts'
+import {collectBlocks} from './collect.ts'
+import {OrgDocument} from './document.ts'
+import {Failure} from './failure.ts'
+import {expandFileName} from './links.ts'
+import type {NowebContext} from './noweb.ts'
+import {type SourceText, toText} from './text.ts'
+
+export interface TargetPlan {
+  /** Absolute path of the file. */
+  path: string
+  /** The `:tangle` value (or NAME.EXT) the blocks named it by. */
+  fileName: string
+  content: string
+  /** Generated lines with their Org origins (`lines.length` is one more than the line count). */
+  lines: SourceText
+  /** The mode to set, or undefined for the default (0666 minus the umask). */
+  mode: number | undefined
+  makeDirectory: boolean
+  blocks: SrcBlock[]
+}
+
+export interface DocumentPlan {
+  /** Absolute path of the Org file. */
+  path: string
+  targets: TargetPlan[]
+  diagnostics: Diagnostic[]
+  /** Number of blocks written (Org's "Tangled N code blocks"). */
+  blockCount: number
+  /** True when the document failed: `targets` is then empty. */
+  failed: boolean
+  /** The decoded text, for code frames. */
+  text: string
+}
+
+export interface PlanOptions {
+  /** Targets must stay inside this directory (the project root, or the Org file's folder). */
+  boundary: string | undefined
+}
+
+export function planDocument(orgPath: string, input: Uint8Array | string, options: PlanOptions): DocumentPlan {
+  const file = path.resolve(orgPath)
+  const diagnostics: Diagnostic[] = []
+  const seen = new Set<string>()
+  const report = (ruleId: RuleId, reason: string, place: Position | undefined) => {
+    const key = `${ruleId}:${place?.start.line}:${place?.start.column}:${reason}`
+    if (seen.has(key)) return
+    seen.add(key)
+    diagnostics.push(diagnostic(file, ruleId, reason, place))
+  }
+  const {root, problems} = readOrg(input)
+  for (const problem of problems) report(problem.ruleId as RuleId, problem.reason, problem.place)
+  if (root.data.encoding === 'latin-1') report('org/latin-1', 'this file is not valid UTF-8: it is read as Latin-1 (as Emacs does) and written back as UTF-8', undefined)
+  if (root.data.eol === 'lf' && root.data.text.includes('\r\n')) {
+    report('org/mixed-line-endings', 'this file mixes CRLF and LF line endings: Emacs then keeps every CR, so lines like #+end_src\\r no longer end blocks', undefined)
+  }
+  const doc = new OrgDocument(file, root)
+  const context: NowebContext = {doc, infos: new BlockInfos(doc), babel: new BabelIndex(doc), point: 0, warn: report}
+  const plan: DocumentPlan = {path: file, targets: [], diagnostics, blockCount: 0, failed: false, text: root.data.text}
+  try {
+    const groups = collectBlocks(context)
+    const targets: TargetPlan[] = []
+    for (const [fileName, specs] of groups) {
+      const assembled = assembleFile(fileName, specs, path.basename(file))
+      targets.push({
+        path: expandFileName(fileName, path.dirname(file)),
+        fileName,
+        content: toText(assembled.lines),
+        lines: assembled.lines,
+        mode: assembled.mode,
+        makeDirectory: assembled.makeDirectory,
+        blocks: assembled.blocks,
+      })
+      plan.blockCount += specs.length
+    }
+    plan.targets = checkTargets(targets, options, report)
+  } catch (error) {
+    if (!(error instanceof Failure)) throw error
+    report(error.ruleId, error.reason, error.place)
+    plan.failed = true
+    plan.targets = []
+    plan.blockCount = 0
+  }
+  return plan
+}
+
+/**
+ * Refuse what Org would fail on or what safety forbids, before anything is
+ * written: targets outside the boundary, directories, missing parent
+ * directories without `:mkdirp`. Two spellings of one path: the later wins.
+ */
+function checkTargets(targets: TargetPlan[], options: PlanOptions, report: (ruleId: RuleId, reason: string, place: Position | undefined) => void): TargetPlan[] {
+  const created = new Set<string>()
+  const byPath = new Map<string, TargetPlan>()
+  for (const target of targets) {
+    const place = target.blocks[0]?.open
+    if (options.boundary !== undefined && !isInside(target.path, options.boundary)) {
+      throw new Failure(`:tangle ${target.fileName} resolves to ${target.path}, outside ${options.boundary}; pass --allow-outside to permit it`, place, 'tangle/outside-root')
+    }
+    const earlier = byPath.get(target.path)
+    if (earlier) {
+      report('tangle/duplicate-target', `:tangle ${target.fileName} and :tangle ${earlier.fileName} are the same file; Org writes both, and this one replaces the other`, place)
+      byPath.delete(target.path)
+    }
+    const directory = path.dirname(target.path)
+    if (isDirectory(target.path)) throw new Failure(`:tangle ${target.fileName} is a directory`, place, 'tangle/target-is-directory')
+    if (target.makeDirectory) {
+      for (let d = directory; !created.has(d) && d !== path.dirname(d); d = path.dirname(d)) created.add(d)
+    } else if (!created.has(directory) && !isDirectory(directory)) {
+      throw new Failure(`the directory of :tangle ${target.fileName} does not exist; add :mkdirp yes (Org fails: "Opening output file: No such file or directory")`, place, 'tangle/missing-directory')
+    }
+    byPath.set(target.path, target)
+  }
+  return [...byPath.values()]
+}
+
+/** Whether FILE is inside DIRECTORY, following symbolic links of the parts that exist. */
+function isInside(file: string, directory: string): boolean {
+  const root = realpath(directory)
+  const resolved = realpathOfExisting(file)
+  const relative = path.relative(root, resolved)
+  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative)
+}
+
+function realpath(file: string): string {
+  try {
+    return fs.realpathSync(file)
+  } catch {
+    return path.resolve(file)
+  }
+}
+
+/** The real path of the longest existing prefix, with the rest appended. */
+function realpathOfExisting(file: string): string {
+  const missing: string[] = []
+  let current = file
+  for (;;) {
+    try {
+      const real = fs.realpathSync(current)
+      return path.join(real, ...missing.reverse())
+    } catch {
+      const parent = path.dirname(current)
+      if (parent === current) return file
+      missing.push(path.basename(current))
+      current = parent
+    }
+  }
+}
+
+function isDirectory(file: string): boolean {
+  try {
+    return fs.statSync(file).isDirectory()
+  } catch {
+    return false
+  }
+}
