@@ -83,6 +83,8 @@ export interface NodeProperty {
 export interface AffiliatedKeyword {
   /** Upper-cased after Org's translations (`HEADERS` → `HEADER`, `SRCNAME` → `NAME`). */
   key: string
+  /** Upper-cased as written, before translation. */
+  spelling: string
   value: string
   position: Position
 }
@@ -124,6 +126,7 @@ export interface NamedElement extends Node {
   /** The Org element type, such as `table`, `example-block` or `babel-call`. */
   element: string
   name: string
+  affiliated: AffiliatedKeyword[]
   headline: number
   position: Position
 }

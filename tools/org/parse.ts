@@ -23,6 +23,7 @@ import type {
   PropertyDrawer,
   SrcBlock,
 } from './ast.ts'
+import type {RuleId} from '../diagnostics.ts'
 import {decodeOrg} from './decode.ts'
 import {
   affiliatedLine,
@@ -55,8 +56,7 @@ import {
 export interface ReadProblem {
   reason: string
   place: Position
-  ruleId: string
-  fatal: boolean
+  ruleId: RuleId
 }
 
 export interface ReadResult {
@@ -290,6 +290,7 @@ class Scanner {
     for (let parsed; start < limit && (parsed = affiliatedLine(lines[start]!)); start++) {
       affiliated.push({
         key: parsed.key,
+        spelling: parsed.spelling,
         value: parsed.value,
         position: this.position(start, indentEnd(lines[start]!), start, lines[start]!.length),
       })
@@ -298,108 +299,108 @@ class Scanner {
       this.orphanAffiliated(i, start, limit)
       return start
     }
-    const name = lastName(affiliated)
     const head = lines[start]!
     const latex = latexBeginName(head)
     if (latex !== null) {
       const end = this.latexEnds.get(latex.toUpperCase())?.next(start - 1) ?? Number.POSITIVE_INFINITY
       if (end < limit) {
-        this.named(name, 'latex-environment', i, start)
+        this.named(affiliated, 'latex-environment', i, start)
         return end + 1
       }
-      return this.paragraph(name, i, start)
+      return this.paragraph(affiliated, i, start)
     }
     if (isDrawerStart(head)) {
       const end = this.drawerEnds.next(start)
       if (end < limit) {
         if (isPropertiesStart(head) && !this.propertyDrawerLines.has(start)) this.ignoredPropertyDrawer(start)
-        this.named(name, 'drawer', i, start)
+        this.named(affiliated, 'drawer', i, start)
         stack.push({end, resume: end + 1})
         return start + 1
       }
       if (isPropertiesStart(head)) this.ignoredPropertyDrawer(start)
-      return this.paragraph(name, i, start)
+      return this.paragraph(affiliated, i, start)
     }
     if (isFixedWidth(head)) {
-      this.named(name, 'fixed-width', i, start)
+      this.named(affiliated, 'fixed-width', i, start)
       return start + 1
     }
     const first = head.charCodeAt(indentEnd(head))
     if (first === 35 && head.charCodeAt(indentEnd(head) + 1) === 43) return this.hashPlus(i, start, limit, affiliated, stack)
     if (head.charCodeAt(0) === 91 && isFootnoteDefinition(head)) {
       const end = Math.min(this.footnoteStarts.next(start), this.doubleBlanks.next(start), limit)
-      this.named(name, 'footnote-definition', i, start)
+      this.named(affiliated, 'footnote-definition', i, start)
       stack.push({end, resume: end})
       return start + 1
     }
     if (isTableLine(head)) {
-      this.named(name, 'table', i, start)
+      this.named(affiliated, 'table', i, start)
       let j = start + 1
       while (j < limit && isTableLine(lines[j]!)) j++
       return j
     }
     if (isItem(head)) {
-      this.named(name, 'plain-list', i, start)
+      this.named(affiliated, 'plain-list', i, start)
       return start + 1
     }
-    return this.paragraph(name, i, start)
+    return this.paragraph(affiliated, i, start)
   }
 
   /** Lines starting with `#+`: blocks, babel calls, dynamic blocks, keywords. */
   private hashPlus(i: number, start: number, limit: number, affiliated: AffiliatedKeyword[], stack: Container[]): number {
     const head = this.lines[start]!
-    const name = lastName(affiliated)
     const block = blockBeginName(head)
     if (block !== null) {
       const end = this.blockEnds.get(block)?.next(start) ?? Number.POSITIVE_INFINITY
       if (end >= limit) {
         if (block === 'SRC') this.unterminatedSrc(start, limit)
-        return this.paragraph(name, i, start)
+        return this.paragraph(affiliated, i, start)
       }
       if (block === 'SRC') {
         this.srcBlock(i, start, end, affiliated)
         return end + 1
       }
       if (RAW_BLOCKS.has(block)) {
-        this.named(name, `${block.toLowerCase()}-block`, i, start)
+        this.named(affiliated, `${block.toLowerCase()}-block`, i, start)
         return end + 1
       }
-      this.named(name, block === 'CENTER' || block === 'QUOTE' ? `${block.toLowerCase()}-block` : 'special-block', i, start)
+      this.named(affiliated, block === 'CENTER' || block === 'QUOTE' ? `${block.toLowerCase()}-block` : 'special-block', i, start)
       stack.push({end, resume: end + 1})
       return start + 1
     }
     if (isBabelCall(head)) {
-      this.named(name, 'babel-call', i, start)
+      this.named(affiliated, 'babel-call', i, start)
       return start + 1
     }
     if (isDynamicBegin(head)) {
       const end = this.dynamicEnds.next(start)
       if (end < limit) {
-        this.named(name, 'dynamic-block', i, start)
+        this.named(affiliated, 'dynamic-block', i, start)
         stack.push({end, resume: end + 1})
         return start + 1
       }
-      return this.paragraph(name, i, start)
+      return this.paragraph(affiliated, i, start)
     }
     const keyword = keywordLine(head)
     if (keyword) {
       this.nodes.push({type: 'keyword', key: keyword.key, value: keyword.value, position: this.linePosition(start)} satisfies Keyword)
       return start + 1
     }
-    return this.paragraph(name, i, start)
+    return this.paragraph(affiliated, i, start)
   }
 
-  private paragraph(name: string | null, i: number, start: number): number {
-    this.named(name, 'paragraph', i, start)
+  private paragraph(affiliated: AffiliatedKeyword[], i: number, start: number): number {
+    this.named(affiliated, 'paragraph', i, start)
     return start + 1
   }
 
-  private named(name: string | null, element: string, i: number, start: number): void {
+  private named(affiliated: AffiliatedKeyword[], element: string, i: number, start: number): void {
+    const name = lastName(affiliated)
     if (name === null) return
     const node: NamedElement = {
       type: 'namedElement',
       element,
       name,
+      affiliated,
       headline: this.currentHeadline,
       position: this.position(i, 0, start, this.lines[start]!.length),
     }
@@ -420,7 +421,6 @@ class Scanner {
         reason: `#+${detached.key} is separated from the #+begin_src at line ${next + 1} by a blank line, so Org does not attach it to the block`,
         place: this.linePosition(i),
         ruleId: 'org/detached-affiliated-keyword',
-        fatal: false,
       })
     }
   }
@@ -431,7 +431,6 @@ class Scanner {
         'Org ignores this property drawer: properties are read only from a drawer directly under a headline (or its planning line), or at the very top of the file',
       place: this.linePosition(line),
       ruleId: 'org/ignored-property-drawer',
-      fatal: false,
     })
   }
 
@@ -446,7 +445,6 @@ class Scanner {
       reason: `#+begin_src has no matching #+end_src ${where}: Org reads it as text and tangles nothing from it`,
       place: this.linePosition(start),
       ruleId: 'org/unterminated-block',
-      fatal: false,
     })
   }
 

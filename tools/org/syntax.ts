@@ -110,13 +110,13 @@ const AFFILIATED_TRANSLATION: Record<string, string> = {
   HEADERS: 'HEADER',
 }
 /** An affiliated keyword line (`#+NAME:`, `#+HEADER:`, …), translated as Org does, or null. */
-export function affiliatedLine(line: string): {key: string; value: string; valueStart: number} | null {
+export function affiliatedLine(line: string): {key: string; spelling: string; value: string; valueStart: number} | null {
   const match = AFFILIATED.exec(line)
   if (!match) return null
   const raw = (match[1] ?? match[2] ?? match[3]!).toUpperCase()
   const key = AFFILIATED_TRANSLATION[raw] ?? raw
   const valueStart = match[0].length
-  return {key, value: orgTrim(line.slice(valueStart).replace(/[ \t]+$/, '')), valueStart}
+  return {key, spelling: raw, value: orgTrim(line.slice(valueStart).replace(/[ \t]+$/, '')), valueStart}
 }
 
 const LATEX_BEGIN = /^[ \t]*\\begin\{([A-Za-z0-9*]+)\}/

@@ -34,7 +34,9 @@ function unescapeLine(line: SourceLine): SourceLine {
  * blanks are emptied.
  */
 export function removeIndentation(text: SourceText): SourceText {
-  let common = Number.POSITIVE_INFINITY
+  // Emacs starts its minimum at `point-max` (the character count plus one), so
+  // a short text loses at most that many columns: "\t}" keeps five spaces.
+  let common = pointMax(text)
   for (const line of text) {
     const end = blankRunEnd(line.text)
     if (end === line.text.length || WHITESPACE_SYNTAX.test(line.text[end]!)) continue
@@ -62,6 +64,19 @@ export function removeIndentation(text: SourceText): SourceText {
   return result
 }
 
+/** The buffer's `point-max` for TEXT: its characters (code points, newlines included) plus one. */
+function pointMax(text: SourceText): number {
+  let count = text.length
+  for (const line of text) {
+    count += line.text.length
+    for (let i = 0; i < line.text.length; i++) {
+      const c = line.text.charCodeAt(i)
+      if (c >= 0xd800 && c <= 0xdbff) count--
+    }
+  }
+  return count
+}
+
 /** `indent-line-to` for a smaller column: keep what lies before it, drop the rest of the indentation. */
 function indentLineTo(line: SourceLine, column: number): SourceLine {
   let result = line
@@ -80,9 +95,7 @@ function indentLineTo(line: SourceLine, column: number): SourceLine {
     current = next
     position++
   }
-  let indentationEnd = position
-  while (indentationEnd < result.text.length && WHITESPACE_SYNTAX.test(result.text[indentationEnd]!)) indentationEnd++
-  return splice(result, position, indentationEnd - position)
+  return splice(result, position, blankRunEnd(result.text) - position)
 }
 
 /** End of the leading run of spaces and tabs. */

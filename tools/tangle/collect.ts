@@ -11,6 +11,7 @@ import {babelRead, type LispValue, printLisp} from './elisp.ts'
 import {Failure} from './failure.ts'
 import {relativeLink, storeLink} from './links.ts'
 import {expandReferences, type NowebContext, nowebEnabled} from './noweb.ts'
+import {isEmacsLisp, tangleExtension} from './languages.ts'
 import {glue, type SourceText, toText} from './text.ts'
 
 export interface TangledBlock {
@@ -65,9 +66,9 @@ function singleBlock(block: SrcBlock, visit: BabelVisit, context: NowebContext, 
     }
   }
   const vars = processVars(info, context)
-  context.point = doc.lineStart(block.open.start.line)
+  context.point = doc.lineStart(visit.begin)
   const stored = storeLink(doc, context.point)
-  const title = doc.headlines[doc.headlineAt(block.open.start.line)]?.title
+  const title = doc.headlines[doc.headlineAt(visit.begin)]?.title
   const sourceName = info.name ?? `${title ?? 'No heading'}:${visit.counter}`
   let body = nowebEnabled(info.params, 'tangle') ? expandReferences(info, context) : info.body
   body = expandBody(body, info, vars)
@@ -75,6 +76,9 @@ function singleBlock(block: SrcBlock, visit: BabelVisit, context: NowebContext, 
   const comments = info.params.string(':comments')
   const orgComment = comments === 'both' || comments === 'org' ? orgCommentText(context) : null
   const tangleValue = info.params.string(':tangle')
+  if (tangleValue === undefined) {
+    throw new Failure(':tangle without a value: Org fails while computing the link to the block (wrong-type-argument stringp nil)', info.params.get(':tangle')?.origin ?? block.open, 'tangle/emacs-error')
+  }
   const fileName = effectiveFileName(tangleValue, info.language, orgName)
   if (fileName === undefined) return undefined
   const orgDirectory = doc.path.slice(0, doc.path.lastIndexOf('/')) || '/'
@@ -89,11 +93,11 @@ function singleBlock(block: SrcBlock, visit: BabelVisit, context: NowebContext, 
 }
 
 /** `org-babel-effective-tangled-filename`. */
-export function effectiveFileName(tangle: string | undefined, language: string | null, orgName: string): string | undefined {
-  if (tangle === undefined || tangle === 'no' || tangle === '') return undefined
+export function effectiveFileName(tangle: string, language: string | null, orgName: string): string | undefined {
+  if (tangle === 'no' || tangle === '') return undefined
   if (tangle !== 'yes') return tangle
   const base = fileNameSansExtension(orgName)
-  const extension = language === 'emacs-lisp' || language === 'elisp' ? 'el' : language
+  const extension = tangleExtension(language)
   return extension === null ? base : `${base}.${extension}`
 }
 
@@ -128,7 +132,7 @@ function processVars(info: BlockInfo, context: NowebContext): Variable[] {
     const ref = assignment.slice(match[0].length).replace(/^[ \t\n\r]+|[ \t\n\r]+$/g, '')
     const read = babelRead(ref, true)
     if (read.kind === 'lisp') {
-      if (info.language === 'emacs-lisp') throw new Failure(`:var ${name}=${ref} is an Emacs Lisp form; passepartout does not evaluate Lisp`, param.origin, 'tangle/lisp-form')
+      if (isEmacsLisp(info.language)) throw new Failure(`:var ${name}=${ref} is an Emacs Lisp form; passepartout does not evaluate Lisp`, param.origin, 'tangle/lisp-form')
       context.warn('header/lisp-ignored', `Org evaluates :var ${name}=${ref} while tangling; passepartout ignores it (variables are dropped for ${info.language})`, param.origin)
       variables.push({name, value: undefined, origin: param.origin})
       continue
@@ -156,23 +160,24 @@ function resolveReference(ref: string, info: BlockInfo, context: NowebContext, o
     throw new Failure(`:var ${ref} calls a block, which Org runs while tangling; passepartout does not evaluate code`, origin, 'tangle/needs-evaluation')
   }
   if (/^(.+):(.+)$/.test(target)) throw new Failure(`:var ${ref} refers to another file, which passepartout does not follow`, origin, 'tangle/unsupported')
+  // Org searches `#+NAME:`/`#+TBLNAME:` lines, then compares the element's own name exactly.
   const named = [...doc.blocks, ...doc.namedElements]
-    .filter((element) => element.name === target)
+    .filter((element) => element.name === target && element.affiliated.some((keyword) => (keyword.spelling === 'NAME' || keyword.spelling === 'TBLNAME') && keyword.value.toLowerCase() === target.toLowerCase()))
     .sort((a, b) => a.position.start.line - b.position.start.line)
     .find((element) => !doc.inCommentedHeading(doc.headlineAt(element.position.start.line)))
   if (named?.type === 'srcBlock') {
     const language = named.language ?? ''
-    if (language === 'emacs-lisp') throw new Failure(`:var ${ref} names an Emacs Lisp block, which Org runs while tangling; passepartout does not evaluate code`, origin, 'tangle/needs-evaluation')
+    if (isEmacsLisp(named.language)) throw new Failure(`:var ${ref} names an Emacs Lisp block, which Org runs while tangling; passepartout does not evaluate code`, origin, 'tangle/needs-evaluation')
     throw new Failure(`:var ${ref} names a ${language} block, which Org must run, and fails: "No org-babel-execute function for ${language}!"`, origin, 'tangle/emacs-error')
   }
   if (named?.type === 'namedElement') {
     if (named.element === 'babel-call') throw new Failure(`:var ${ref} names a #+CALL, which Org runs while tangling; passepartout does not evaluate code`, origin, 'tangle/needs-evaluation')
     if (!READABLE.has(named.element)) throw new Failure(`:var ${ref} names a ${named.element}, which Org cannot read as a value: "Reference not found"`, origin, 'tangle/emacs-error')
-    if (info.language === 'emacs-lisp') throw new Failure(`:var ${ref} passes Org data to an Emacs Lisp block; passepartout does not convert Org data to Lisp`, origin, 'tangle/unsupported')
+    if (isEmacsLisp(info.language)) throw new Failure(`:var ${ref} passes Org data to an Emacs Lisp block; passepartout does not convert Org data to Lisp`, origin, 'tangle/unsupported')
     return
   }
   if (doc.findProperty('CUSTOM_ID', target) !== undefined || doc.findProperty('ID', target) !== undefined) {
-    if (info.language === 'emacs-lisp') throw new Failure(`:var ${ref} passes a headline to an Emacs Lisp block; passepartout does not convert Org data to Lisp`, origin, 'tangle/unsupported')
+    if (isEmacsLisp(info.language)) throw new Failure(`:var ${ref} passes a headline to an Emacs Lisp block; passepartout does not convert Org data to Lisp`, origin, 'tangle/unsupported')
     return
   }
   throw new Failure(`Reference '${target}' not found in this buffer (:var ${ref})`, origin, 'tangle/emacs-error')
@@ -184,7 +189,7 @@ const READABLE = new Set(['fixed-width', 'table', 'plain-list', 'example-block',
 /** `org-babel-expand-body:emacs-lisp` for Emacs Lisp, `org-babel-expand-body:generic` otherwise. */
 function expandBody(body: SourceText, info: BlockInfo, vars: Variable[]): SourceText {
   if (info.params.get(':no-expand')) return body
-  if (info.language === 'emacs-lisp') {
+  if (isEmacsLisp(info.language)) {
     if (vars.length === 0) return [...body, ...glue('')]
     const bindings = vars.map((v) => `(${v.name} '${printLisp(v.value!)})`).join('\n      ')
     return [...glue(`(let (${bindings})`), ...body, ...glue(')')]

@@ -112,14 +112,38 @@ function readEscape(source: string, i: number): {text: string; end: number} {
   return {text: c, end: i + 1}
 }
 
-/** Evaluate a Lisp form: only `(identity X)` and self-evaluating literals; anything else stays a form. */
+/**
+ * Evaluate the first form of SOURCE as `(eval (read SOURCE))` would (what
+ * follows it is ignored): only `(identity X)` with a literal X; any other form
+ * stays a form.
+ */
 function evaluateForm(source: string): LispValue {
-  const identity = /^\(identity[ \t\n]+([^()\s]+)[ \t\n]*\)$/.exec(source.trim())
+  const first = firstForm(source)
+  const identity = first === undefined ? null : /^\(identity[ \t\n]+([^()\s]+)[ \t\n]*\)$/.exec(first)
   if (identity) {
     const literal = readLiteral(identity[1]!)
     if (literal) return literal
   }
   return {kind: 'lisp', source}
+}
+
+/** The text of the first parenthesized form of SOURCE, or undefined when it does not start with one. */
+function firstForm(source: string): string | undefined {
+  if (source[0] !== '(') return undefined
+  let depth = 0
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]
+    if (c === '"') {
+      try {
+        i = readString(source, i).end - 1
+      } catch {
+        return undefined
+      }
+    } else if (c === '\\') i++
+    else if (c === '(') depth++
+    else if (c === ')' && --depth === 0) return source.slice(0, i + 1)
+  }
+  return undefined
 }
 
 /** Integer literals in Lisp syntax: `493`, `#o755`, `#x1ed`, `#b111101101`, and strings. */

@@ -13,6 +13,7 @@ import type {BlockInfo, BlockInfos} from './block-info.ts'
 import {commentRegion, commentSyntax} from './comments.ts'
 import type {OrgDocument} from './document.ts'
 import {Failure} from './failure.ts'
+import {isEmacsLisp} from './languages.ts'
 import {fillTemplate, makeLinkString, storeLink} from './links.ts'
 import type {Params} from './params.ts'
 import {concatLines, concatText, glue, originAt, type SourceLine, type SourceText, sliceLine, sourceLine} from './text.ts'
@@ -124,7 +125,7 @@ function resolve(
   const {doc} = context
   if (/\([^\n]*\)/.test(name)) {
     throw new Failure(
-      `<<${name}>> asks Org to run a block while tangling (${info.language === 'emacs-lisp' ? 'an Emacs Lisp evaluation' : `Org has no way to run ${info.language ?? 'it'}: "No org-babel-execute function"`}); passepartout does not evaluate code`,
+      `<<${name}>> asks Org to run a block while tangling (${isEmacsLisp(info.language) ? 'an Emacs Lisp evaluation' : `Org has no way to run ${info.language ?? 'it'}: "No org-babel-execute function"`}); passepartout does not evaluate code`,
       at ?? info.block.open,
       'tangle/needs-evaluation',
     )
@@ -141,8 +142,13 @@ function resolve(
     const saved = context.point
     context.point = context.babel.endOffset(namedEnd)
     try {
-      const block = doc.blockAt(namedEnd)
-      if (!doc.inCommentedHeading(doc.headlineAt(namedEnd)) && block) return expand(context.infos.get(block, false))
+      if (!doc.inCommentedHeading(doc.headlineAt(namedEnd))) {
+        const block = doc.blockAt(namedEnd)
+        if (block) return expand(context.infos.get(block, false))
+        // The regexp matched text that is no block (say, inside an example): Org has no
+        // info there, and only the comment wrapper, with its template unfilled, survives.
+        if (withComments) return concatText(glue(`${commentWrap('[[%link][%source-name]]', info)}\n\n`), glue(commentWrap('%source-name ends here', info)))
+      }
     } finally {
       context.point = saved
     }
@@ -235,10 +241,9 @@ function headlineBody(doc: OrgDocument, index: number): SourceText {
   if (drawer && drawer.position.start.line === first) first = drawer.position.end.line + 1
   let next = index + 1
   while (next < doc.headlines.length && doc.headlines[next]!.level > headline.level) next++
-  const start = Math.min(doc.lineStart(first), doc.text.length)
-  let end = next < doc.headlines.length ? doc.lineStart(doc.headlines[next]!.position.start.line) - 1 : doc.text.length
-  let from = start
-  if (from > end) [from, end] = [end, from]
+  // Org narrows to the subtree first (its final newline excluded), so the start clamps to its end.
+  const end = next < doc.headlines.length ? doc.lineStart(doc.headlines[next]!.position.start.line) - 1 : doc.text.length
+  const from = Math.min(doc.lineStart(first), end)
   const text = doc.text.slice(from, end)
   const firstLine = doc.text.slice(0, from).split('\n').length
   const firstColumn = from - doc.lineStart(firstLine) + 1

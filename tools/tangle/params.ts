@@ -7,6 +7,7 @@ import type {Position} from 'unist'
 import type {LispValue} from './elisp.ts'
 import {Failure} from './failure.ts'
 import type {HeaderArgument} from './header-args.ts'
+import {isEmacsLisp} from './languages.ts'
 
 export interface Param {
   value: LispValue
@@ -57,7 +58,7 @@ export function defaultArguments(language: string | null): HeaderArgument[] {
     [':hlines', 'no'],
     [':tangle', 'no'],
   ]
-  if (language === 'emacs-lisp') defaults.push([':lexical', 'no'])
+  if (isEmacsLisp(language)) defaults.push([':lexical', 'no'])
   return defaults.map(([name, value]) => ({name, value: {kind: 'string', value}}))
 }
 

@@ -68,12 +68,17 @@ function localValues(doc: OrgDocument, entry: number, property: string): {values
   return {values: [base, ...plus], origins}
 }
 
-/** `org-up-heading-or-point-min`: the parent headline, the file level, or nothing. */
+/**
+ * `org-up-heading-or-point-min`: the parent headline, else the entry at the
+ * start of the buffer (the file-level drawer, or the first headline when the
+ * file starts with one), else nothing.
+ */
 function entryAbove(doc: OrgDocument, entry: number): number | undefined {
   if (entry < 0) return undefined
   const headline = doc.headlines[entry]!
   if (headline.level > 1) return headline.parent >= 0 ? headline.parent : undefined
-  return headline.position.start.line === 1 ? undefined : -1
+  if (headline.position.start.line === 1) return undefined
+  return doc.headlines[0]!.position.start.line === 1 ? 0 : -1
 }
 
 function linePosition(doc: OrgDocument, line: number): Position {

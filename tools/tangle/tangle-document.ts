@@ -6,10 +6,12 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import {unified} from 'unified'
 import type {Position} from 'unist'
+import {VFile} from 'vfile'
 import {type Diagnostic, diagnostic, type RuleId} from '../diagnostics.ts'
-import type {SrcBlock} from '../org/ast.ts'
-import {readOrg} from '../org/parse.ts'
+import type {OrgRoot, SrcBlock} from '../org/ast.ts'
+import {orgParse} from '../org/plugin.ts'
 import {assembleFile} from './assemble.ts'
 import {BabelIndex} from './babel-scan.ts'
 import {BlockInfos} from './block-info.ts'
@@ -52,9 +54,13 @@ export interface PlanOptions {
   boundary: string | undefined
 }
 
+const reader = unified().use(orgParse).freeze()
+
 export function planDocument(orgPath: string, input: Uint8Array | string, options: PlanOptions): DocumentPlan {
   const file = path.resolve(orgPath)
-  const diagnostics: Diagnostic[] = []
+  const vfile = new VFile({path: file, value: input})
+  const root = reader.parse(vfile) as OrgRoot
+  const diagnostics: Diagnostic[] = [...vfile.messages]
   const seen = new Set<string>()
   const report = (ruleId: RuleId, reason: string, place: Position | undefined) => {
     const key = `${ruleId}:${place?.start.line}:${place?.start.column}:${reason}`
@@ -62,8 +68,6 @@ export function planDocument(orgPath: string, input: Uint8Array | string, option
     seen.add(key)
     diagnostics.push(diagnostic(file, ruleId, reason, place))
   }
-  const {root, problems} = readOrg(input)
-  for (const problem of problems) report(problem.ruleId as RuleId, problem.reason, problem.place)
   if (root.data.encoding === 'latin-1') report('org/latin-1', 'this file is not valid UTF-8: it is read as Latin-1 (as Emacs does) and written back as UTF-8', undefined)
   if (root.data.eol === 'lf' && root.data.text.includes('\r\n')) {
     report('org/mixed-line-endings', 'this file mixes CRLF and LF line endings: Emacs then keeps every CR, so lines like #+end_src\\r no longer end blocks', undefined)
@@ -117,7 +121,7 @@ function checkTargets(targets: TargetPlan[], options: PlanOptions, report: (rule
       byPath.delete(target.path)
     }
     const directory = path.dirname(target.path)
-    if (isDirectory(target.path)) throw new Failure(`:tangle ${target.fileName} is a directory`, place, 'tangle/target-is-directory')
+    if (target.fileName.endsWith('/') || isDirectory(target.path)) throw new Failure(`:tangle ${target.fileName} names a directory, not a file (Org fails writing it)`, place, 'tangle/target-is-directory')
     if (target.makeDirectory) {
       for (let d = directory; !created.has(d) && d !== path.dirname(d); d = path.dirname(d)) created.add(d)
     } else if (!created.has(directory) && !isDirectory(directory)) {

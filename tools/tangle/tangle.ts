@@ -8,7 +8,7 @@ import path from 'node:path'
 import {type Diagnostic, diagnostic, isError} from '../diagnostics.ts'
 import {findProjectRoot} from '../project.ts'
 import {type DocumentPlan, planDocument, type TargetPlan} from './tangle-document.ts'
-import {preview, type WriteStatus, writeTarget} from './write.ts'
+import {preview, type WriteStatus, writeDocument} from './write.ts'
 
 export interface TangleOptions {
   /** Absolute paths of the Org files. */
@@ -41,12 +41,12 @@ export function tangle(options: TangleOptions): TangleReport {
   refuseSharedTargets(documents)
   const outcomes: TargetOutcome[] = []
   for (const document of documents) {
-    for (const target of document.targets) {
-      try {
-        outcomes.push({target, document: document.path, status: options.dryRun ? preview(target) : writeTarget(target)})
-      } catch (error) {
-        document.diagnostics.push(diagnostic(document.path, 'io/write', `cannot write ${target.path}: ${(error as Error).message}`, target.blocks[0]?.open))
-      }
+    try {
+      const statuses = options.dryRun ? document.targets.map(preview) : writeDocument(document.targets)
+      document.targets.forEach((target, k) => outcomes.push({target, document: document.path, status: statuses[k]!}))
+    } catch (error) {
+      document.diagnostics.push(diagnostic(document.path, 'io/write', `cannot write the files of this document, none was written: ${(error as Error).message}`))
+      document.failed = true
     }
   }
   const diagnostics = documents.flatMap((document) => document.diagnostics)

@@ -1,7 +1,13 @@
 /**
- * Writing tangled files: atomically (a temporary file renamed over the
- * target, so a reader never sees half a file), and not at all when the bytes
- * and the mode are already right, so that watchers and builds do not churn.
+ * Writing the files of one document: all or nothing, and not at all when the
+ * bytes and the mode are already right (so that watchers and builds do not
+ * churn).
+ *
+ * Every changed file is first written to a temporary file beside its target;
+ * only when all of them are written are they renamed over their targets. A
+ * failure before that removes the temporary files (and any folder created for
+ * them), so a document that cannot be written leaves the disk as it was, and
+ * a reader never sees half a file.
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -28,29 +34,36 @@ export function preview(target: TargetPlan): WriteStatus {
   return existing === intendedMode(target) ? 'unchanged' : 'mode-changed'
 }
 
-export function writeTarget(target: TargetPlan): WriteStatus {
-  const bytes = Buffer.from(target.content, 'utf8')
-  const mode = intendedMode(target)
-  const existing = existingMode(target.path, bytes)
-  if (existing === mode) return 'unchanged'
-  if (existing !== undefined) {
-    fs.chmodSync(target.path, mode)
-    return 'mode-changed'
-  }
-  if (target.makeDirectory) fs.mkdirSync(path.dirname(target.path), {recursive: true})
-  const temporary = path.join(path.dirname(target.path), `.${path.basename(target.path)}.${process.pid}.${temporaryCounter++}.tmp`)
+/** Write the targets of one document; throws (having changed nothing) when one cannot be written. */
+export function writeDocument(targets: readonly TargetPlan[]): WriteStatus[] {
+  const statuses = targets.map(preview)
+  const staged: {temporary: string; target: string}[] = []
+  const createdDirectories: string[] = []
   try {
-    fs.writeFileSync(temporary, bytes, {mode: 0o666})
-    if (target.mode !== undefined) fs.chmodSync(temporary, mode)
-    fs.renameSync(temporary, target.path)
+    targets.forEach((target, k) => {
+      if (statuses[k] !== 'written') return
+      if (target.makeDirectory) {
+        const created = fs.mkdirSync(path.dirname(target.path), {recursive: true})
+        if (created) createdDirectories.push(created)
+      }
+      const temporary = path.join(path.dirname(target.path), `.${path.basename(target.path)}.${process.pid}.${temporaryCounter++}.tmp`)
+      staged.push({temporary, target: target.path})
+      fs.writeFileSync(temporary, target.content, {mode: 0o666})
+      if (target.mode !== undefined) fs.chmodSync(temporary, intendedMode(target))
+    })
   } catch (error) {
-    fs.rmSync(temporary, {force: true})
+    for (const {temporary} of staged) fs.rmSync(temporary, {force: true})
+    for (const directory of createdDirectories.reverse()) fs.rmSync(directory, {recursive: true, force: true})
     throw error
   }
-  return 'written'
+  for (const {temporary, target} of staged) fs.renameSync(temporary, target)
+  targets.forEach((target, k) => {
+    if (statuses[k] === 'mode-changed') fs.chmodSync(target.path, intendedMode(target))
+  })
+  return statuses
 }
 
-/** The permission bits of the regular file at FILE when it holds exactly BYTES, else undefined. */
+/** The permission bits of the regular file at FILE when it holds exactly the bytes of CONTENT, else undefined. */
 function existingMode(file: string, bytes: Buffer): number | undefined {
   let stat: fs.Stats
   try {

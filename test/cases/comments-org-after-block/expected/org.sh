@@ -1,0 +1,7 @@
+echo first
+
+
+# Prose between the blocks,
+#   indented here.
+
+echo second

@@ -1,0 +1,3 @@
+// Copyright the authors.
+// SPDX-License-Identifier: MIT
+export const piece = 1;

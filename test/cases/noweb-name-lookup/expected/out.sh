@@ -1,0 +1,5 @@
+echo banner
+echo banner
+[]
+[]
+echo step

@@ -1,0 +1,2 @@
+echo kept
+echo archived

@@ -1,0 +1,1 @@
+export const n = 5;
