@@ -107,6 +107,8 @@ class Scanner {
   private readonly blockEnds = new Map<string, LineList>()
   private readonly latexEnds = new Map<string, LineList>()
   private readonly propertyDrawerLines = new Set<number>()
+  /** End line (exclusive) of every list item seen so far, by its first line. */
+  private readonly itemEnds = new Map<number, number>()
 
   private readonly nodes: OrgNode[] = []
   private readonly problems: ReadProblem[] = []
@@ -339,10 +341,62 @@ class Scanner {
       return j
     }
     if (isItem(head)) {
-      this.named(affiliated, 'plain-list', i, start)
+      if (!this.itemEnds.has(start)) {
+        this.named(affiliated, 'plain-list', i, start)
+        this.listStructure(start, limit)
+      }
+      const end = this.itemEnds.get(start)!
+      stack.push({end, resume: end})
       return start + 1
     }
     return this.paragraph(affiliated, i, start)
+  }
+
+  /**
+   * Where the items of the list starting at line START end (`org-element--list-struct`):
+   * an item ends at the next item as indented or less, at text as indented or less
+   * (after the last line with text), at two blank lines, or at LIMIT. Blocks and
+   * drawers that start inside an item are skipped whole.
+   */
+  private listStructure(start: number, limit: number): void {
+    const lines = this.lines
+    const open: {line: number; indent: number}[] = []
+    const close = (end: number, downTo = Number.NEGATIVE_INFINITY) => {
+      while (open.length > 0 && open[open.length - 1]!.indent >= downTo) this.itemEnds.set(open.pop()!.line, end)
+    }
+    const afterLastText = (line: number) => {
+      let k = line - 1
+      while (k >= start && /^[ \t\r]*$/.test(lines[k]!)) k--
+      return k + 1
+    }
+    for (let i = start; ; i++) {
+      if (i >= limit) return close(afterLastText(limit))
+      const line = lines[i]!
+      if (isBlank(line) && i + 1 < lines.length - 1 && isBlank(lines[i + 1]!)) return close(i)
+      if (isItem(line)) {
+        const indent = columnOf(line)
+        close(i, indent)
+        open.push({line: i, indent})
+        continue
+      }
+      if (isBlank(line)) continue
+      close(afterLastText(i), columnOf(line))
+      if (open.length === 0) return
+      const block = /^[ \t]*#\+BEGIN(:|_[^\t\n\f\r \u00a0\u2000-\u200b\u202f\u205f\u3000]+)/i.exec(line)
+      if (block) {
+        const end = this.closingLine(i, limit, block[1]!)
+        if (end !== undefined) i = end
+      } else if (isDrawerStart(line)) {
+        const end = this.drawerEnds.next(i)
+        if (end < limit) i = end
+      }
+    }
+  }
+
+  /** The `#+END<suffix>` line closing a block opened at line I, before LIMIT. */
+  private closingLine(i: number, limit: number, suffix: string): number | undefined {
+    const end = suffix === ':' ? this.dynamicEnds.next(i) : (this.blockEnds.get(suffix.slice(1).toUpperCase())?.next(i) ?? Number.POSITIVE_INFINITY)
+    return end < limit ? end : undefined
   }
 
   /** Lines starting with `#+`: blocks, babel calls, dynamic blocks, keywords. */
@@ -497,6 +551,17 @@ class Scanner {
   private point(line: number, column: number) {
     return {line: line + 1, column: column + 1, offset: this.lineStarts[line]! + column}
   }
+}
+
+/** Display column of the first character that is not a space or a tab (tabs to multiples of 8). */
+function columnOf(line: string): number {
+  let column = 0
+  for (const c of line) {
+    if (c === ' ') column++
+    else if (c === '\t') column = (Math.floor(column / 8) + 1) * 8
+    else break
+  }
+  return column
 }
 
 function lastName(affiliated: AffiliatedKeyword[]): string | null {

@@ -19,6 +19,7 @@ import {collectBlocks} from './collect.ts'
 import {OrgDocument} from './document.ts'
 import {Failure} from './failure.ts'
 import {expandFileName} from './links.ts'
+import {lintHeaderArguments} from './lint-headers.ts'
 import type {NowebContext} from './noweb.ts'
 import {type SourceText, toText} from './text.ts'
 
@@ -73,6 +74,7 @@ export function planDocument(orgPath: string, input: Uint8Array | string, option
     report('org/mixed-line-endings', 'this file mixes CRLF and LF line endings: Emacs then keeps every CR, so lines like #+end_src\\r no longer end blocks', undefined)
   }
   const doc = new OrgDocument(file, root)
+  lintHeaderArguments(doc, report)
   const context: NowebContext = {doc, infos: new BlockInfos(doc), babel: new BabelIndex(doc), point: 0, warn: report}
   const plan: DocumentPlan = {path: file, targets: [], diagnostics, blockCount: 0, failed: false, text: root.data.text}
   try {

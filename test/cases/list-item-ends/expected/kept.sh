@@ -1,0 +1,3 @@
+echo kept
+
+echo nested

@@ -1,0 +1,142 @@
+/**
+ * The `passepartout tangle` command line, run as a real process on real
+ * folders: exit statuses, message format, summary, dry runs, JSON, unchanged
+ * files, safety refusals.
+ */
+import {spawnSync} from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import {describe, expect, it} from 'vitest'
+
+const cli = path.resolve(import.meta.dirname, '../bin/passepartout')
+
+function run(args: string[], cwd: string) {
+  const result = spawnSync(cli, args, {cwd, encoding: 'utf8'})
+  return {status: result.status, stdout: result.stdout, stderr: result.stderr}
+}
+
+/** A fresh folder holding FILES (relative path → text). */
+function folder(files: Record<string, string>): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-cli-'))
+  for (const [file, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, file)), {recursive: true})
+    fs.writeFileSync(path.join(dir, file), text)
+  }
+  return dir
+}
+
+const block = (target: string, body: string, args = '') => `#+begin_src typescript :tangle ${target}${args}\n${body}\n#+end_src\n`
+const listFiles = (dir: string) => (fs.readdirSync(dir, {recursive: true}) as string[]).sort()
+
+describe('passepartout tangle', () => {
+  it('writes the targets and prints a summary line', () => {
+    const dir = folder({'doc.org': `* A\n${block('a.ts', 'export const a = 1;')}${block('b.ts', 'export const b = 2;')}`})
+    const result = run(['tangle', 'doc.org'], dir)
+    expect(result.status).toBe(0)
+    expect(result.stdout).toMatch(/^tangled 2 blocks from 1 document into 2 files \(0 unchanged\) in \d+ ms\n$/)
+    expect(fs.readFileSync(path.join(dir, 'a.ts'), 'utf8')).toBe('export const a = 1;\n')
+  })
+
+  it('keeps unchanged files untouched, mtime included', () => {
+    const dir = folder({'doc.org': block('a.ts', 'x')})
+    run(['tangle', 'doc.org'], dir)
+    const past = new Date('2020-01-01T00:00:00Z')
+    fs.utimesSync(path.join(dir, 'a.ts'), past, past)
+    const result = run(['tangle', 'doc.org'], dir)
+    expect(result.stdout).toMatch(/into 1 file \(1 unchanged\)/)
+    expect(fs.statSync(path.join(dir, 'a.ts')).mtime.toISOString()).toBe(past.toISOString())
+  })
+
+  it('reports errors as path:line:column: error: reason [rule], exits 1 and writes nothing of that document', () => {
+    const dir = folder({'bad.org': `* A\n${block('ok.ts', 'ok')}${block('missing/dir/x.ts', 'x')}`, 'good.org': block('good.ts', 'good')})
+    const result = run(['tangle', 'bad.org', 'good.org', '--no-frames'], dir)
+    expect(result.status).toBe(1)
+    expect(result.stderr).toMatch(/^bad\.org:5:1: error: .*:mkdirp.* \[tangle\/missing-directory\]$/m)
+    expect(listFiles(dir)).toEqual(['bad.org', 'good.org', 'good.ts'])
+  })
+
+  it('prints warnings without failing', () => {
+    const dir = folder({'doc.org': '#+begin_src typescript :TANGLE x.ts\nx\n#+end_src\n'})
+    const result = run(['tangle', 'doc.org'], dir)
+    expect(result.status).toBe(0)
+    expect(result.stderr).toMatch(/^doc\.org:1:24: warning: .* \[header\/unknown-argument\]$/m)
+  })
+
+  it('shows the Org lines around a diagnostic with --frames', () => {
+    const dir = folder({'doc.org': '* A\n#+begin_src sh :tangle a.sh\nnever closed\n'})
+    const result = run(['tangle', 'doc.org', '--frames'], dir)
+    expect(result.stderr).toContain('> 2 | #+begin_src sh :tangle a.sh\n    | ^')
+  })
+
+  it('lists what would be written with --dry-run, and writes nothing', () => {
+    const dir = folder({'doc.org': block('a.ts', 'x')})
+    const result = run(['tangle', 'doc.org', '--dry-run'], dir)
+    expect(result.status).toBe(0)
+    expect(result.stdout).toMatch(/^would write a\.ts \(1 blocks from doc\.org\)$/m)
+    expect(listFiles(dir)).toEqual(['doc.org'])
+  })
+
+  it('prints a machine-readable report with --json', () => {
+    const dir = folder({'doc.org': `${block('a.ts', 'x', ' :shebang "#!/usr/bin/env node"')}#+begin_src sh :TANGLE x\n#+end_src\n`})
+    const report = JSON.parse(run(['tangle', 'doc.org', '--json'], dir).stdout)
+    expect(report.documents[0].targets).toEqual([{path: 'a.ts', status: 'written', blocks: [1], mode: '0755', lines: 2}])
+    expect(report.diagnostics).toEqual([expect.objectContaining({file: 'doc.org', line: 4, severity: 'warning', rule: 'header/unknown-argument'})])
+  })
+
+  it('works from any directory, writing exactly the targets of a lone file', () => {
+    const dir = folder({'notes/doc.org': block('out.ts', 'x')})
+    const result = run(['tangle', path.join(dir, 'notes/doc.org')], os.tmpdir())
+    expect(result.status).toBe(0)
+    expect(listFiles(dir)).toEqual(['notes', 'notes/doc.org', 'notes/out.ts'])
+  })
+
+  it("refuses a target outside the Org file's folder, unless --allow-outside", () => {
+    const dir = folder({'notes/doc.org': block('../escape.ts', 'x')})
+    const refused = run(['tangle', 'notes/doc.org', '--no-frames'], dir)
+    expect(refused.status).toBe(1)
+    expect(refused.stderr).toMatch(/\[tangle\/outside-root\]/)
+    expect(fs.existsSync(path.join(dir, 'escape.ts'))).toBe(false)
+    expect(run(['tangle', 'notes/doc.org', '--allow-outside'], dir).status).toBe(0)
+    expect(fs.existsSync(path.join(dir, 'escape.ts'))).toBe(true)
+  })
+
+  it('refuses both documents when two write the same target', () => {
+    const dir = folder({'one.org': block('same.ts', 'one'), 'two.org': block('same.ts', 'two')})
+    const result = run(['tangle', '.', '--no-frames'], dir)
+    expect(result.status).toBe(1)
+    expect(result.stderr.match(/\[tangle\/target-conflict\]/g)).toHaveLength(2)
+    expect(fs.existsSync(path.join(dir, 'same.ts'))).toBe(false)
+  })
+
+  it('refuses a target that is a directory', () => {
+    const dir = folder({'doc.org': block('sub', 'x'), 'sub/keep': ''})
+    expect(run(['tangle', 'doc.org'], dir).stderr).toMatch(/\[tangle\/target-is-directory\]/)
+  })
+
+  it('tangles the project org/ folder by default, targets anywhere in the project', () => {
+    const dir = folder({'package.json': '{}', 'org/core/a.org': block('../../generated/core/a.ts', 'a', ' :mkdirp yes'), 'org/skills/b.org': block('b.ts', 'b')})
+    const result = run(['tangle'], path.join(dir, 'org'))
+    expect(result.status).toBe(0)
+    expect(result.stdout).toMatch(/tangled 2 blocks from 2 documents into 2 files/)
+    expect(fs.readFileSync(path.join(dir, 'generated/core/a.ts'), 'utf8')).toBe('a\n')
+  })
+
+  it('sets modes as Emacs does and resets them when the header changes', () => {
+    const dir = folder({'doc.org': block('run.sh', 'echo', ' :shebang "#!/bin/sh"')})
+    run(['tangle', 'doc.org'], dir)
+    expect(fs.statSync(path.join(dir, 'run.sh')).mode & 0o777).toBe(0o755)
+    fs.writeFileSync(path.join(dir, 'doc.org'), block('run.sh', 'echo', ' :shebang "#!/bin/sh" :tangle-mode (identity #o700)'))
+    const result = run(['tangle', 'doc.org'], dir)
+    expect(result.stdout).toMatch(/\(0 unchanged\)/)
+    expect(fs.statSync(path.join(dir, 'run.sh')).mode & 0o777).toBe(0o700)
+  })
+
+  it('exits 2 on usage errors', () => {
+    const dir = folder({})
+    expect(run(['frobnicate'], dir).status).toBe(2)
+    expect(run(['tangle', '--nope'], dir).status).toBe(2)
+    expect(run(['tangle', 'missing.org'], dir).status).toBe(2)
+    expect(run([], dir).status).toBe(2)
+  })
+})
