@@ -15,7 +15,11 @@ export async function launch(entry, args) {
     return 2
   }
   process.setSourceMapsEnabled(true)
+  // Bundled code cannot find the repository from its own location: tell it.
+  process.env.PASSEPARTOUT_HOME = root
   const bundle = await ensureBundle(path.resolve(root, entry))
+  // Caches of results are valid for one build of the tools only.
+  process.env.PASSEPARTOUT_BUILD = `${fs.statSync(bundle).mtimeMs}`
   const module = await import(pathToFileURL(bundle).href)
   return (await module.main(args)) ?? 0
 }

@@ -27,6 +27,7 @@ function dispatch(argv: string[], cwd: string): number {
         'dry-run': {type: 'boolean', default: false},
         json: {type: 'boolean', default: false},
         'allow-outside': {type: 'boolean', default: false},
+        'no-cache': {type: 'boolean', default: false},
         frames: {type: 'boolean'},
         'no-frames': {type: 'boolean'},
         help: {type: 'boolean', short: 'h', default: false},
@@ -44,7 +45,7 @@ function dispatch(argv: string[], cwd: string): number {
   const context: CommandContext = {cwd, frames: values['no-frames'] ? false : (values.frames ?? process.stderr.isTTY === true)}
   switch (command) {
     case 'tangle':
-      return runTangle(args, {dryRun: values['dry-run'], json: values.json, allowOutside: values['allow-outside']}, context)
+      return runTangle(args, {dryRun: values['dry-run'], json: values.json, allowOutside: values['allow-outside'], cache: !values['no-cache']}, context)
     case undefined:
       throw new UsageError('no command given')
     default:

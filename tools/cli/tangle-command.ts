@@ -5,6 +5,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import {displayPath} from '../diagnostics.ts'
 import {findProjectRoot, listOrgFiles} from '../project.ts'
+import {TangleCache} from '../tangle/cache.ts'
 import {hasErrors, type TangleReport, tangle} from '../tangle/tangle.ts'
 import {printDiagnostics} from './output.ts'
 import {type CommandContext, UsageError} from './usage.ts'
@@ -13,18 +14,22 @@ export interface TangleFlags {
   dryRun: boolean
   json: boolean
   allowOutside: boolean
+  /** Reuse what the last run learnt about unchanged documents. */
+  cache: boolean
 }
 
 export function runTangle(args: string[], flags: TangleFlags, context: CommandContext): number {
   const files = resolveInputs(args, context.cwd)
-  const report = tangle({files, allowOutside: flags.allowOutside, dryRun: flags.dryRun})
+  const project = findProjectRoot(context.cwd)
+  const cache = flags.cache && project ? TangleCache.open(project, {tool: process.env.PASSEPARTOUT_BUILD ?? '', allowOutside: flags.allowOutside}) : undefined
+  const report = tangle({files, allowOutside: flags.allowOutside, dryRun: flags.dryRun, cache})
   if (flags.json) process.stdout.write(`${JSON.stringify(jsonReport(report, context.cwd), null, 2)}\n`)
-  printDiagnostics(report.diagnostics, {cwd: context.cwd, frames: context.frames, sources: new Map(report.documents.map((d) => [d.path, d.text]))})
+  printDiagnostics(report.diagnostics, {cwd: context.cwd, frames: context.frames})
   if (!flags.json) {
     if (flags.dryRun) {
       for (const outcome of report.outcomes) {
         const verb = outcome.status === 'written' ? 'would write' : outcome.status === 'mode-changed' ? 'would change the mode of' : 'unchanged'
-        process.stdout.write(`${verb} ${displayPath(outcome.target.path, context.cwd)} (${outcome.target.blocks.length} blocks from ${displayPath(outcome.document, context.cwd)})\n`)
+        process.stdout.write(`${verb} ${displayPath(outcome.path, context.cwd)} (${outcome.blockLines.length} blocks from ${displayPath(outcome.document, context.cwd)})\n`)
       }
     }
     process.stdout.write(`${summary(report, flags.dryRun)}\n`)
@@ -74,10 +79,10 @@ function jsonReport(report: TangleReport, cwd: string) {
       blocks: document.blockCount,
       targets: document.targets.map((target) => ({
         path: displayPath(target.path, cwd),
-        status: report.outcomes.find((outcome) => outcome.target === target)?.status,
-        blocks: target.blocks.map((block) => block.open.start.line),
+        status: target.status,
+        blocks: target.blockLines,
         mode: target.mode === undefined ? null : `0${target.mode.toString(8)}`,
-        lines: target.lines.length - 1,
+        lines: target.lineCount,
       })),
     })),
     diagnostics: report.diagnostics.map((message) => ({

@@ -17,6 +17,8 @@ options:
   --dry-run               show what would be written, write nothing
   --json                  print a machine-readable report on stdout
   --allow-outside         let targets resolve outside the project
+  --no-cache              tangle every document, even those unchanged since the
+                          last run (the cache is node_modules/.cache/passepartout)
   --frames / --no-frames  show the Org lines around each diagnostic
                           (default: when stderr is a terminal)
   -h, --help              show this help

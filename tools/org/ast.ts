@@ -24,6 +24,8 @@ export interface OrgRoot extends Parent {
 export interface OrgRootData extends Data {
   /** The decoded text; positions index into it. */
   text: string
+  /** The text's lines, without their `\n` (the last one is empty when the text ends with a newline). */
+  lines: string[]
   /** 0-based offset of the start of each line; `lineStarts.length` lines. */
   lineStarts: number[]
   eol: Eol

@@ -156,6 +156,7 @@ class Scanner {
       children: this.nodes,
       data: {
         text: this.text,
+        lines: this.lines,
         lineStarts: this.lineStarts,
         eol: decoded.eol,
         encoding: decoded.encoding,

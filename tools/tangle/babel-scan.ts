@@ -24,38 +24,56 @@ export interface BabelVisit {
   counter: number
 }
 
+/** Index of the first value greater than AFTER in a sorted list (its length when none). */
+function firstAfter(sorted: readonly number[], after: number): number {
+  let lo = 0
+  let hi = sorted.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (sorted[mid]! <= after) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
 const BEGIN = /^[ \t]*#\+begin_src[ \t]+[^ \f\t\n\r\v]/i
+
+/** A cheap test before the regexps: the first non-blank character is `#`. */
+function mayBeBlockLine(line: string): boolean {
+  let i = 0
+  while (line.charCodeAt(i) === 32 || line.charCodeAt(i) === 9) i++
+  return line.charCodeAt(i) === 35
+}
 const END = /^[ \t]*#\+end_src/i
 
 /** Per-document index of the lines the regexp cares about. */
 export class BabelIndex {
   /** 1-based begin-candidate lines. */
   private readonly candidates: number[] = []
-  /** For each 1-based line, the first end line after it (Infinity when none). */
-  private readonly nextEnd: number[]
-  /** Number of lines containing NUL up to and including each 1-based line. */
-  private readonly nulCount: number[]
+  /** 1-based lines starting with `#+end_src`. */
+  private readonly ends: number[] = []
+  /** 1-based lines holding a NUL character, which the regexp cannot cross. */
+  private readonly nulLines: number[] = []
   private visitsCache: BabelVisit[] | undefined
 
   constructor(private readonly doc: OrgDocument) {
     const lines = doc.lines
-    this.nextEnd = new Array<number>(lines.length + 2).fill(Number.POSITIVE_INFINITY)
-    this.nulCount = new Array<number>(lines.length + 1).fill(0)
     for (let n = 1; n <= lines.length; n++) {
       const line = lines[n - 1]!
-      this.nulCount[n] = this.nulCount[n - 1]! + (line.includes('\0') ? 1 : 0)
+      if (!mayBeBlockLine(line)) continue
       // The begin line must end with a newline: the last line of the text has none.
       if (n < lines.length && BEGIN.test(line)) this.candidates.push(n)
+      else if (END.test(line)) this.ends.push(n)
     }
-    for (let n = lines.length; n >= 1; n--) this.nextEnd[n - 1] = END.test(lines[n - 1]!) ? n : this.nextEnd[n]!
+    if (doc.text.includes('\0')) lines.forEach((line, k) => line.includes('\0') && this.nulLines.push(k + 1))
   }
 
   /** The end line the regexp pairs with the candidate at BEGIN, or undefined when it cannot match. */
   regexEnd(begin: number): number | undefined {
-    const end = this.nextEnd[begin]!
-    if (end === Number.POSITIVE_INFINITY) return undefined
-    if (this.nulCount[end - 1]! - this.nulCount[begin]! > 0) return undefined
-    return end
+    const end = this.ends[firstAfter(this.ends, begin)]
+    if (end === undefined) return undefined
+    const nul = this.nulLines[firstAfter(this.nulLines, begin)]
+    return nul !== undefined && nul < end ? undefined : end
   }
 
   /** The blocks Babel visits, in order, with Org's per-headline counter. */

@@ -10,7 +10,7 @@ import {normalizedBody} from './body.ts'
 import type {OrgDocument} from './document.ts'
 import {LispReadError} from './elisp.ts'
 import {Failure} from './failure.ts'
-import {type HeaderArgument, parseHeaderArguments} from './header-args.ts'
+import type {HeaderArgument} from './header-args.ts'
 import {defaultArguments, mergeParams, type ParamSource, type Params} from './params.ts'
 import {inheritedProperty} from './properties.ts'
 import type {SourceText} from './text.ts'
@@ -29,6 +29,7 @@ export interface BlockInfo {
 export class BlockInfos {
   private readonly light = new Map<number, BlockInfo>()
   private readonly full = new Map<number, BlockInfo>()
+  private readonly bodies = new Map<number, SourceText>()
 
   constructor(private readonly doc: OrgDocument) {}
 
@@ -36,37 +37,49 @@ export class BlockInfos {
     const cache = evaluate ? this.full : this.light
     let info = cache.get(block.index)
     if (!info) {
-      info = blockInfo(this.doc, block, evaluate)
+      info = {
+        block,
+        language: block.language,
+        body: this.body(block),
+        params: mergeParams(this.sources(block, evaluate)),
+        switches: block.switches ?? '',
+        name: block.name,
+      }
       cache.set(block.index, info)
     }
     return info
   }
-}
 
-function blockInfo(doc: OrgDocument, block: SrcBlock, evaluate: boolean): BlockInfo {
-  const language = block.language
-  const sources: ParamSource[] = [{args: defaultArguments(language), origin: undefined}]
-  for (const property of language === null ? ['header-args'] : ['header-args', `header-args:${language}`]) {
-    const inherited = inheritedProperty(doc, block.headline, property)
-    sources.push({args: inherited ? parse(inherited.value, evaluate, inherited.origins[0]) : [], origin: inherited?.origins[0]})
+  private body(block: SrcBlock): SourceText {
+    let body = this.bodies.get(block.index)
+    if (!body) {
+      body = normalizedBody(block.body, /-i\b/.test(block.switches ?? ''))
+      this.bodies.set(block.index, body)
+    }
+    return body
   }
-  sources.push({args: parse(block.parameters, evaluate, block.open), origin: block.open})
-  for (const header of [...block.headers].reverse()) sources.push({args: parse(header.value, evaluate, header.position), origin: header.position})
-  return {
-    block,
-    language,
-    body: normalizedBody(block.body, /-i\b/.test(block.switches ?? '')),
-    params: mergeParams(sources),
-    switches: block.switches ?? '',
-    name: block.name,
-  }
-}
 
-function parse(text: string | null, evaluate: boolean, origin: Position | undefined): HeaderArgument[] {
-  try {
-    return parseHeaderArguments(text, evaluate)
-  } catch (error) {
-    if (error instanceof LispReadError) throw new Failure(`Org cannot read this header argument: ${error.message}`, origin, 'tangle/emacs-error')
-    throw error
+  /** Org's defaults, the inherited `header-args` and `header-args:LANG`, the block line, the `#+HEADER` lines (last first). */
+  private sources(block: SrcBlock, evaluate: boolean): ParamSource[] {
+    const language = block.language
+    const sources: ParamSource[] = [{args: defaultArguments(language), origin: undefined}]
+    for (const property of language === null ? ['header-args'] : ['header-args', `header-args:${language}`]) {
+      const inherited = inheritedProperty(this.doc, block.headline, property)
+      sources.push({args: inherited ? this.parse(inherited.value, evaluate, inherited.origins[0]) : [], origin: inherited?.origins[0]})
+    }
+    sources.push({args: this.parse(block.parameters, evaluate, block.open), origin: block.open})
+    for (const header of [...block.headers].reverse()) sources.push({args: this.parse(header.value, evaluate, header.position), origin: header.position})
+    return sources
+  }
+
+  /** The header arguments of TEXT; Lisp read errors become failures at ORIGIN. */
+  private parse(text: string | null, evaluate: boolean, origin: Position | undefined): HeaderArgument[] {
+    if (text === null) return []
+    try {
+      return this.doc.headerArguments(text, evaluate)
+    } catch (error) {
+      if (error instanceof LispReadError) throw new Failure(`Org cannot read this header argument: ${error.message}`, origin, 'tangle/emacs-error')
+      throw error
+    }
   }
 }

@@ -36,7 +36,7 @@ function unescapeLine(line: SourceLine): SourceLine {
 export function removeIndentation(text: SourceText): SourceText {
   // Emacs starts its minimum at `point-max` (the character count plus one), so
   // a short text loses at most that many columns: "\t}" keeps five spaces.
-  let common = pointMax(text)
+  let common = Number.POSITIVE_INFINITY
   for (const line of text) {
     const end = blankRunEnd(line.text)
     if (end === line.text.length || WHITESPACE_SYNTAX.test(line.text[end]!)) continue
@@ -44,6 +44,10 @@ export function removeIndentation(text: SourceText): SourceText {
     if (indentation === 0) return text
     common = Math.min(common, indentation)
   }
+  // Counting characters matters only for short texts: point-max is at least half the UTF-16 length.
+  let length = text.length
+  for (const line of text) length += line.text.length
+  if (common > length / 2 + 1) common = Math.min(common, pointMax(text))
   const result: SourceText = []
   for (let k = 0; k < text.length; k++) {
     const line = text[k]!

@@ -5,6 +5,7 @@
  * once.
  */
 import type {Headline, NamedElement, OrgRoot, PropertyDrawer, SrcBlock} from '../org/ast.ts'
+import {type HeaderArgument, parseHeaderArguments} from './header-args.ts'
 
 export class OrgDocument {
   readonly lines: string[]
@@ -17,6 +18,7 @@ export class OrgDocument {
   /** `#+PROPERTY` values after Org's `+` accumulation, by lower-cased name. */
   readonly keywordProperties = new Map<string, {value: string; line: number}>()
   private readonly headlineStarts: number[] = []
+  private readonly parsedArguments = new Map<string, HeaderArgument[]>()
   private readonly blockStarts: number[] = []
 
   constructor(
@@ -24,7 +26,7 @@ export class OrgDocument {
     readonly path: string,
     readonly root: OrgRoot,
   ) {
-    this.lines = root.data.text.split('\n')
+    this.lines = root.data.lines
     for (const node of root.children) {
       if (node.type === 'headline') {
         this.headlines.push(node)
@@ -50,6 +52,17 @@ export class OrgDocument {
     const name = (appending ? key.slice(0, -1) : key).toLowerCase()
     const old = this.keywordProperties.get(name)
     this.keywordProperties.set(name, {value: appending && old ? `${old.value} ${value}` : value, line: old && appending ? old.line : line})
+  }
+
+  /** `parseHeaderArguments`, once per distinct string (it throws `LispReadError` as Org's reader would). */
+  headerArguments(text: string, evaluate: boolean): HeaderArgument[] {
+    const key = `${evaluate ? 1 : 0}${text}`
+    let args = this.parsedArguments.get(key)
+    if (!args) {
+      args = parseHeaderArguments(text, evaluate)
+      this.parsedArguments.set(key, args)
+    }
+    return args
   }
 
   get text(): string {

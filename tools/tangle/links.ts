@@ -134,6 +134,7 @@ export function expandFileName(name: string, directory: string): string {
   let absolute = name
   if (name === '~' || name.startsWith('~/')) absolute = os.homedir() + name.slice(1)
   else if (!name.startsWith('/')) absolute = `${directory}/${name}`
+  if (!/\/\/|\/\.\.?(?:\/|$)/.test(absolute)) return absolute
   const parts: string[] = []
   const segments = absolute.split('/')
   for (const segment of segments) {

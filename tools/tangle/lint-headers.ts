@@ -7,7 +7,6 @@
 import type {Position} from 'unist'
 import type {RuleId} from '../diagnostics.ts'
 import type {OrgDocument} from './document.ts'
-import {parseHeaderArguments} from './header-args.ts'
 import {isEmacsLisp} from './languages.ts'
 
 /** `org-babel-common-header-args-w-values` (Org 9.5), plus `:lexical` of Emacs Lisp. */
@@ -46,7 +45,7 @@ function check(text: string | null, where: Position, doc: OrgDocument, report: R
   if (text === null) return
   let args
   try {
-    args = parseHeaderArguments(text, false)
+    args = doc.headerArguments(text, false)
   } catch {
     return
   }

@@ -47,19 +47,20 @@ export class Params {
   }
 }
 
+const DEFAULTS: HeaderArgument[] = [
+  [':session', 'none'],
+  [':results', 'replace'],
+  [':exports', 'code'],
+  [':cache', 'no'],
+  [':noweb', 'no'],
+  [':hlines', 'no'],
+  [':tangle', 'no'],
+].map(([name, value]) => ({name: name!, value: {kind: 'string', value: value!}}))
+const EMACS_LISP_DEFAULTS: HeaderArgument[] = [...DEFAULTS, {name: ':lexical', value: {kind: 'string', value: 'no'}}]
+
 /** `org-babel-default-header-args`, and the extra defaults of Emacs Lisp blocks. */
 export function defaultArguments(language: string | null): HeaderArgument[] {
-  const defaults: [string, string][] = [
-    [':session', 'none'],
-    [':results', 'replace'],
-    [':exports', 'code'],
-    [':cache', 'no'],
-    [':noweb', 'no'],
-    [':hlines', 'no'],
-    [':tangle', 'no'],
-  ]
-  if (isEmacsLisp(language)) defaults.push([':lexical', 'no'])
-  return defaults.map(([name, value]) => ({name, value: {kind: 'string', value}}))
+  return isEmacsLisp(language) ? EMACS_LISP_DEFAULTS : DEFAULTS
 }
 
 export function mergeParams(sources: readonly ParamSource[]): Params {

@@ -4,7 +4,6 @@
  * here but reads (existing directories); writing is `write.ts`'s job, so a
  * document that fails writes nothing.
  */
-import fs from 'node:fs'
 import path from 'node:path'
 import {unified} from 'unified'
 import type {Position} from 'unist'
@@ -16,6 +15,7 @@ import {assembleFile} from './assemble.ts'
 import {BabelIndex} from './babel-scan.ts'
 import {BlockInfos} from './block-info.ts'
 import {collectBlocks} from './collect.ts'
+import {DiskView} from './disk.ts'
 import {OrgDocument} from './document.ts'
 import {Failure} from './failure.ts'
 import {expandFileName} from './links.ts'
@@ -53,6 +53,8 @@ export interface DocumentPlan {
 export interface PlanOptions {
   /** Targets must stay inside this directory (the project root, or the Org file's folder). */
   boundary: string | undefined
+  /** File-system lookups shared by the documents of one run. */
+  disk?: DiskView
 }
 
 const reader = unified().use(orgParse).freeze()
@@ -93,7 +95,7 @@ export function planDocument(orgPath: string, input: Uint8Array | string, option
       })
       plan.blockCount += specs.length
     }
-    plan.targets = checkTargets(targets, options, report)
+    plan.targets = checkTargets(targets, options.boundary, options.disk ?? new DiskView(), report)
   } catch (error) {
     if (!(error instanceof Failure)) throw error
     report(error.ruleId, error.reason, error.place)
@@ -109,24 +111,32 @@ export function planDocument(orgPath: string, input: Uint8Array | string, option
  * written: targets outside the boundary, directories, missing parent
  * directories without `:mkdirp`. Two spellings of one path: the later wins.
  */
-function checkTargets(targets: TargetPlan[], options: PlanOptions, report: (ruleId: RuleId, reason: string, place: Position | undefined) => void): TargetPlan[] {
+function checkTargets(
+  targets: TargetPlan[],
+  boundary: string | undefined,
+  disk: DiskView,
+  report: (ruleId: RuleId, reason: string, place: Position | undefined) => void,
+): TargetPlan[] {
   const created = new Set<string>()
   const byPath = new Map<string, TargetPlan>()
+  const root = boundary === undefined ? undefined : disk.realpath(boundary)
   for (const target of targets) {
     const place = target.blocks[0]?.open
-    if (options.boundary !== undefined && !isInside(target.path, options.boundary)) {
-      throw new Failure(`:tangle ${target.fileName} resolves to ${target.path}, outside ${options.boundary}; pass --allow-outside to permit it`, place, 'tangle/outside-root')
+    const directory = path.dirname(target.path)
+    if (root !== undefined && !isInside(path.join(disk.realpath(directory), path.basename(target.path)), root)) {
+      throw new Failure(`:tangle ${target.fileName} resolves to ${target.path}, outside ${boundary}; pass --allow-outside to permit it`, place, 'tangle/outside-root')
     }
     const earlier = byPath.get(target.path)
     if (earlier) {
       report('tangle/duplicate-target', `:tangle ${target.fileName} and :tangle ${earlier.fileName} are the same file; Org writes both, and this one replaces the other`, place)
       byPath.delete(target.path)
     }
-    const directory = path.dirname(target.path)
-    if (target.fileName.endsWith('/') || isDirectory(target.path)) throw new Failure(`:tangle ${target.fileName} names a directory, not a file (Org fails writing it)`, place, 'tangle/target-is-directory')
+    if (target.fileName.endsWith('/') || disk.isDirectory(target.path)) {
+      throw new Failure(`:tangle ${target.fileName} names a directory, not a file (Org fails writing it)`, place, 'tangle/target-is-directory')
+    }
     if (target.makeDirectory) {
       for (let d = directory; !created.has(d) && d !== path.dirname(d); d = path.dirname(d)) created.add(d)
-    } else if (!created.has(directory) && !isDirectory(directory)) {
+    } else if (!created.has(directory) && !disk.isDirectory(directory)) {
       throw new Failure(`the directory of :tangle ${target.fileName} does not exist; add :mkdirp yes (Org fails: "Opening output file: No such file or directory")`, place, 'tangle/missing-directory')
     }
     byPath.set(target.path, target)
@@ -134,43 +144,7 @@ function checkTargets(targets: TargetPlan[], options: PlanOptions, report: (rule
   return [...byPath.values()]
 }
 
-/** Whether FILE is inside DIRECTORY, following symbolic links of the parts that exist. */
-function isInside(file: string, directory: string): boolean {
-  const root = realpath(directory)
-  const resolved = realpathOfExisting(file)
-  const relative = path.relative(root, resolved)
+function isInside(file: string, root: string): boolean {
+  const relative = path.relative(root, file)
   return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative)
-}
-
-function realpath(file: string): string {
-  try {
-    return fs.realpathSync(file)
-  } catch {
-    return path.resolve(file)
-  }
-}
-
-/** The real path of the longest existing prefix, with the rest appended. */
-function realpathOfExisting(file: string): string {
-  const missing: string[] = []
-  let current = file
-  for (;;) {
-    try {
-      const real = fs.realpathSync(current)
-      return path.join(real, ...missing.reverse())
-    } catch {
-      const parent = path.dirname(current)
-      if (parent === current) return file
-      missing.push(path.basename(current))
-      current = parent
-    }
-  }
-}
-
-function isDirectory(file: string): boolean {
-  try {
-    return fs.statSync(file).isDirectory()
-  } catch {
-    return false
-  }
 }

@@ -1,13 +1,14 @@
 /**
- * Tangle a set of Org documents: plan each one, refuse targets claimed by two
- * documents, then write what is left. A document that fails writes nothing;
- * the others are written.
+ * Tangle a set of Org documents: plan each one (or reuse what the cache knows
+ * of it), refuse targets claimed by two documents, then write what is left.
+ * A document that fails writes nothing; the others are written.
  */
 import fs from 'node:fs'
 import path from 'node:path'
 import {type Diagnostic, diagnostic, isError} from '../diagnostics.ts'
-import {findProjectRoot} from '../project.ts'
-import {type DocumentPlan, planDocument, type TargetPlan} from './tangle-document.ts'
+import {type CachedDocument, cachedWarnings, type TangleCache} from './cache.ts'
+import {DiskView} from './disk.ts'
+import {type DocumentPlan, planDocument} from './tangle-document.ts'
 import {preview, type WriteStatus, writeDocument} from './write.ts'
 
 export interface TangleOptions {
@@ -17,17 +18,34 @@ export interface TangleOptions {
   allowOutside?: boolean
   /** Plan and report, write nothing. */
   dryRun?: boolean
+  /** Reuse the results of documents that did not change since the last run. */
+  cache?: TangleCache
 }
 
 export interface TargetOutcome {
-  target: TargetPlan
-  /** The Org file that wrote it. */
+  /** Absolute path of the file. */
+  path: string
+  /** The Org file that writes it. */
   document: string
+  /** 1-based lines of the `#+begin_src` lines of its blocks. */
+  blockLines: number[]
+  mode: number | undefined
+  lineCount: number
   status: WriteStatus
 }
 
+export interface DocumentOutcome {
+  path: string
+  failed: boolean
+  blockCount: number
+  diagnostics: Diagnostic[]
+  /** The full plan (generated lines and their Org origins); absent when the cache answered. */
+  plan: DocumentPlan | undefined
+  targets: TargetOutcome[]
+}
+
 export interface TangleReport {
-  documents: DocumentPlan[]
+  documents: DocumentOutcome[]
   outcomes: TargetOutcome[]
   diagnostics: Diagnostic[]
   /** Blocks written (or, for a dry run, that would be). */
@@ -37,42 +55,86 @@ export interface TangleReport {
 
 export function tangle(options: TangleOptions): TangleReport {
   const started = performance.now()
-  const documents = options.files.map((file) => planFile(file, options.allowOutside === true))
-  refuseSharedTargets(documents)
-  const outcomes: TargetOutcome[] = []
+  const disk = new DiskView()
+  const documents = options.files.map((file) => {
+    const cached = options.cache?.lookup(file)
+    return cached ? fromCache(file, cached) : fromPlan(planFile(file, options.allowOutside === true, disk))
+  })
+  refuseSharedTargets(documents, options.cache)
   for (const document of documents) {
+    if (!document.plan || document.failed) continue
     try {
-      const statuses = options.dryRun ? document.targets.map(preview) : writeDocument(document.targets)
-      document.targets.forEach((target, k) => outcomes.push({target, document: document.path, status: statuses[k]!}))
+      const statuses = options.dryRun ? document.plan.targets.map(preview) : writeDocument(document.plan.targets)
+      document.targets.forEach((target, k) => (target.status = statuses[k]!))
+      if (!options.dryRun) {
+        const warnings = document.diagnostics.filter((message) => !isError(message))
+        options.cache?.record(document.path, document.blockCount, document.plan.targets.map((t, k) => ({path: t.path, fileName: t.fileName, blockLines: document.targets[k]!.blockLines, mode: t.mode ?? null, lineCount: document.targets[k]!.lineCount})), warnings)
+      }
     } catch (error) {
       document.diagnostics.push(diagnostic(document.path, 'io/write', `cannot write the files of this document, none was written: ${(error as Error).message}`))
-      document.failed = true
+      refuse(document, options.cache)
     }
   }
-  const diagnostics = documents.flatMap((document) => document.diagnostics)
+  options.cache?.save()
   return {
     documents,
-    outcomes,
-    diagnostics,
+    outcomes: documents.flatMap((document) => document.targets),
+    diagnostics: documents.flatMap((document) => document.diagnostics),
     blockCount: documents.reduce((sum, document) => sum + document.blockCount, 0),
     elapsedMs: performance.now() - started,
   }
 }
 
-function planFile(file: string, allowOutside: boolean): DocumentPlan {
+function planFile(file: string, allowOutside: boolean, disk: DiskView): DocumentPlan {
   let bytes: Uint8Array
   try {
     bytes = fs.readFileSync(file)
   } catch (error) {
     return {path: file, targets: [], diagnostics: [diagnostic(file, 'io/read', `cannot read ${file}: ${(error as Error).message}`)], blockCount: 0, failed: true, text: ''}
   }
-  const boundary = allowOutside ? undefined : (findProjectRoot(path.dirname(file)) ?? path.dirname(file))
-  return planDocument(file, bytes, {boundary})
+  const boundary = allowOutside ? undefined : (disk.projectRoot(path.dirname(file)) ?? path.dirname(file))
+  return planDocument(file, bytes, {boundary, disk})
+}
+
+function fromPlan(plan: DocumentPlan): DocumentOutcome {
+  return {
+    path: plan.path,
+    failed: plan.failed,
+    blockCount: plan.blockCount,
+    diagnostics: plan.diagnostics,
+    plan,
+    targets: plan.targets.map((target) => ({
+      path: target.path,
+      document: plan.path,
+      blockLines: target.blocks.map((block) => block.open.start.line),
+      mode: target.mode,
+      lineCount: target.lines.length - 1,
+      status: 'written',
+    })),
+  }
+}
+
+function fromCache(file: string, cached: CachedDocument): DocumentOutcome {
+  return {
+    path: file,
+    failed: false,
+    blockCount: cached.blockCount,
+    diagnostics: cachedWarnings(file, cached),
+    plan: undefined,
+    targets: cached.targets.map((target) => ({
+      path: target.path,
+      document: file,
+      blockLines: target.blockLines,
+      mode: target.mode ?? undefined,
+      lineCount: target.lineCount,
+      status: 'unchanged',
+    })),
+  }
 }
 
 /** Two documents writing one file: Emacs would let the later replace the earlier; we refuse both. */
-function refuseSharedTargets(documents: DocumentPlan[]): void {
-  const writers = new Map<string, DocumentPlan[]>()
+function refuseSharedTargets(documents: DocumentOutcome[], cache: TangleCache | undefined): void {
+  const writers = new Map<string, DocumentOutcome[]>()
   for (const document of documents) {
     for (const target of document.targets) {
       const list = writers.get(target.path) ?? []
@@ -80,21 +142,23 @@ function refuseSharedTargets(documents: DocumentPlan[]): void {
       writers.set(target.path, list)
     }
   }
-  const refused = new Set<DocumentPlan>()
   for (const [target, list] of writers) {
     if (list.length < 2) continue
     for (const document of list) {
       const others = list.filter((other) => other !== document).map((other) => other.path)
-      const block = document.targets.find((t) => t.path === target)?.blocks[0]
-      document.diagnostics.push(diagnostic(document.path, 'tangle/target-conflict', `${target} is also written by ${others.join(', ')}; each target belongs to one document`, block?.open))
-      refused.add(document)
+      const line = document.targets.find((t) => t.path === target)?.blockLines[0]
+      const place = line === undefined ? undefined : {line, column: 1}
+      document.diagnostics.push(diagnostic(document.path, 'tangle/target-conflict', `${target} is also written by ${others.join(', ')}; each target belongs to one document`, place))
+      refuse(document, cache)
     }
   }
-  for (const document of refused) {
-    document.targets = []
-    document.blockCount = 0
-    document.failed = true
-  }
+}
+
+function refuse(document: DocumentOutcome, cache: TangleCache | undefined): void {
+  document.failed = true
+  document.blockCount = 0
+  document.targets = []
+  cache?.forget(document.path)
 }
 
 export function hasErrors(report: TangleReport): boolean {

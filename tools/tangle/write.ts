@@ -18,13 +18,18 @@ export type WriteStatus = 'written' | 'unchanged' | 'mode-changed'
 let temporaryCounter = 0
 let umask: number | undefined
 
-/** The permission bits Emacs leaves on a freshly written file: the plan's, else 0666 minus the umask. */
-export function intendedMode(target: TargetPlan): number {
+/** The process's umask (read once). */
+export function processUmask(): number {
   if (umask === undefined) {
     umask = process.umask(0o022)
     process.umask(umask)
   }
-  return (target.mode ?? 0o666 & ~umask) & 0o7777
+  return umask
+}
+
+/** The permission bits Emacs leaves on a freshly written file: the plan's, else 0666 minus the umask. */
+export function intendedMode(target: TargetPlan): number {
+  return (target.mode ?? 0o666 & ~processUmask()) & 0o7777
 }
 
 /** What writing TARGET would do. */
@@ -65,12 +70,7 @@ export function writeDocument(targets: readonly TargetPlan[]): WriteStatus[] {
 
 /** The permission bits of the regular file at FILE when it holds exactly the bytes of CONTENT, else undefined. */
 function existingMode(file: string, bytes: Buffer): number | undefined {
-  let stat: fs.Stats
-  try {
-    stat = fs.lstatSync(file)
-  } catch {
-    return undefined
-  }
-  if (!stat.isFile() || stat.size !== bytes.length) return undefined
+  const stat = fs.lstatSync(file, {throwIfNoEntry: false})
+  if (!stat?.isFile() || stat.size !== bytes.length) return undefined
   return fs.readFileSync(file).equals(bytes) ? stat.mode & 0o7777 : undefined
 }

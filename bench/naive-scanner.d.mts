@@ -1,0 +1,1 @@
+export function naiveTangle(files: string[]): void

@@ -1,0 +1,138 @@
+/**
+ * What the last run learnt, so that a re-tangle with nothing changed reads no
+ * Org file: for each document that tangled cleanly, the stamps (size, times,
+ * inode) of the Org file and of every file it wrote, its block count and its
+ * warnings. A document is reused only when all those stamps still match and
+ * the tool, HOME, umask and options are the same; anything else tangles it
+ * again. The cache lives in the project's `node_modules/.cache/passepartout/`.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import {type Diagnostic, diagnostic, type RuleId} from '../diagnostics.ts'
+import {processUmask} from './write.ts'
+
+export interface Stamp {
+  size: number
+  mtimeMs: number
+  ctimeMs: number
+  ino: number
+}
+
+export interface CachedTarget {
+  path: string
+  fileName: string
+  /** 1-based lines of the `#+begin_src` lines of its blocks. */
+  blockLines: number[]
+  mode: number | null
+  lineCount: number
+  stamp: Stamp
+}
+
+export interface CachedDocument {
+  stamp: Stamp
+  blockCount: number
+  targets: CachedTarget[]
+  warnings: {ruleId: string; reason: string; line?: number; column?: number; endLine?: number; endColumn?: number}[]
+}
+
+interface CacheFile {
+  key: string
+  documents: Record<string, CachedDocument>
+}
+
+export class TangleCache {
+  private documents: Record<string, CachedDocument> = {}
+  private dirty = false
+
+  private constructor(
+    private readonly file: string,
+    private readonly key: string,
+  ) {}
+
+  /** The cache of PROJECT for this tool build and environment; undefined when the project has no node_modules. */
+  static open(project: string, parts: {tool: string; allowOutside: boolean}): TangleCache | undefined {
+    if (!parts.tool || !fs.existsSync(path.join(project, 'node_modules'))) return undefined
+    const key = JSON.stringify({tool: parts.tool, home: process.env.HOME ?? '', umask: processUmask(), allowOutside: parts.allowOutside})
+    const cache = new TangleCache(path.join(project, 'node_modules', '.cache', 'passepartout', 'tangle.json'), key)
+    try {
+      const stored = JSON.parse(fs.readFileSync(cache.file, 'utf8')) as CacheFile
+      if (stored.key === key) cache.documents = stored.documents
+    } catch {
+      // No cache yet, or an unreadable one: start afresh.
+    }
+    return cache
+  }
+
+  /** The cached result for an Org file, if neither it nor any file it wrote changed since. */
+  lookup(orgPath: string): CachedDocument | undefined {
+    const cached = this.documents[orgPath]
+    if (!cached) return undefined
+    const valid = sameStamp(stampOf(orgPath), cached.stamp) && cached.targets.every((target) => sameStamp(stampOf(target.path), target.stamp))
+    if (!valid) {
+      delete this.documents[orgPath]
+      this.dirty = true
+      return undefined
+    }
+    return cached
+  }
+
+  record(orgPath: string, blockCount: number, targets: Omit<CachedTarget, 'stamp'>[], warnings: readonly Diagnostic[]): void {
+    const stamp = stampOf(orgPath)
+    const stamped = targets.map((target) => ({...target, stamp: stampOf(target.path)}))
+    if (!stamp || stamped.some((target) => !target.stamp)) return
+    this.documents[orgPath] = {
+      stamp,
+      blockCount,
+      targets: stamped as CachedTarget[],
+      warnings: warnings.map(serializeWarning),
+    }
+    this.dirty = true
+  }
+
+  forget(orgPath: string): void {
+    if (this.documents[orgPath]) {
+      delete this.documents[orgPath]
+      this.dirty = true
+    }
+  }
+
+  save(): void {
+    if (!this.dirty) return
+    try {
+      fs.mkdirSync(path.dirname(this.file), {recursive: true})
+      const temporary = `${this.file}.${process.pid}.tmp`
+      fs.writeFileSync(temporary, JSON.stringify({key: this.key, documents: this.documents} satisfies CacheFile))
+      fs.renameSync(temporary, this.file)
+    } catch {
+      // A cache that cannot be written only costs time.
+    }
+  }
+}
+
+function serializeWarning(message: Diagnostic): CachedDocument['warnings'][number] {
+  const place = message.place
+  const start = place && 'start' in place ? place.start : place
+  const end = place && 'end' in place ? place.end : undefined
+  return {ruleId: String(message.ruleId), reason: message.reason, line: start?.line, column: start?.column, endLine: end?.line, endColumn: end?.column}
+}
+
+/** The warnings of a cached document, as diagnostics again. */
+export function cachedWarnings(orgPath: string, cached: CachedDocument): Diagnostic[] {
+  return cached.warnings.map((w) =>
+    diagnostic(
+      orgPath,
+      w.ruleId as RuleId,
+      w.reason,
+      w.line === undefined ? undefined : {start: {line: w.line, column: w.column ?? 1}, end: {line: w.endLine ?? w.line, column: w.endColumn ?? w.column ?? 1}},
+    ),
+  )
+}
+
+function stampOf(file: string): Stamp | undefined {
+  const stat = fs.statSync(file, {throwIfNoEntry: false})
+  return stat ? {size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino} : undefined
+}
+
+function sameStamp(a: Stamp | undefined, b: Stamp): boolean {
+  return a !== undefined && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.ino === b.ino
+}
