@@ -6,7 +6,7 @@
  * DEPENDS_ON lines each): passepartout in-process and as a command; a
  * 30-line naive line scanner (the floor: it only copies block bodies); Emacs's
  * org-babel-tangle-file in one batch process, when emacs is installed; a
- * re-tangle with nothing changed. Then the reader alone on a 5 MB document.
+ * re-tangle with nothing changed, with and without the cache. Then the reader alone on a 5 MB document.
  * Prints figures and ratios; asserts nothing (the machines are shared).
  */
 import {spawnSync} from 'node:child_process'
@@ -42,6 +42,7 @@ function benchCorpus(size: number, emacs: boolean): void {
   const inProcess = fresh(() => tangle({files: listOrgFiles(path.join(root, 'org'))}))
   const command = fresh(() => cli(['tangle'], path.join(root, 'org')))
   const unchanged = median(() => time(() => cli(['tangle'], path.join(root, 'org'))))
+  const unchangedUncached = median(() => time(() => cli(['tangle', '--no-cache'], path.join(root, 'org'))))
   const naive = fresh(() => naiveTangle(files))
   const naiveProcess = fresh(() => naiveCommand(files))
   const emacsMs = emacs ? fresh(() => emacsTangle(files)) : undefined
@@ -50,6 +51,7 @@ function benchCorpus(size: number, emacs: boolean): void {
     ['passepartout, in process', inProcess],
     ['passepartout tangle (command)', command],
     ['passepartout tangle, nothing changed', unchanged],
+    ['  the same with --no-cache', unchangedUncached],
     ['naive line scanner, in process (floor)', naive],
     ['naive line scanner, as a command (floor)', naiveProcess],
     ['Emacs org-babel-tangle-file (one batch)', emacsMs],
@@ -98,6 +100,8 @@ export function skillDocument(n: number): string {
 
 function writeCorpus(root: string, size: number): string[] {
   fs.writeFileSync(path.join(root, 'package.json'), '{}\n')
+  // The tangle cache lives in the project's node_modules/.cache.
+  fs.mkdirSync(path.join(root, 'node_modules'))
   fs.mkdirSync(path.join(root, 'org'))
   const files: string[] = []
   for (let n = 0; n < size; n++) {

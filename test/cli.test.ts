@@ -139,4 +139,58 @@ describe('passepartout tangle', () => {
     expect(run(['tangle', 'missing.org'], dir).status).toBe(2)
     expect(run([], dir).status).toBe(2)
   })
+
+  describe('the cache of unchanged documents', () => {
+    /** A project (package.json and node_modules/, where the cache lives) with one document. */
+    const project = (text: string) => folder({'package.json': '{}', 'node_modules/.keep': '', 'org/doc.org': text})
+    const cachedFlags = (dir: string, extra: string[] = []) => JSON.parse(run(['tangle', '--json', ...extra], dir).stdout).documents.map((d: {cached: boolean}) => d.cached)
+
+    it('reuses an unchanged document and still reports its warnings', () => {
+      const dir = project(`#+begin_src typescript :tangle a.ts :TANGLE b.ts\nx\n#+end_src\n`)
+      const first = run(['tangle', '--json'], dir)
+      expect(JSON.parse(first.stdout).documents[0].cached).toBe(false)
+      const again = run(['tangle', '--json'], dir)
+      expect(JSON.parse(again.stdout).documents[0]).toMatchObject({cached: true, blocks: 1, targets: [{path: 'org/a.ts', status: 'unchanged', blocks: [1], lines: 1}]})
+      expect(again.stderr).toMatch(/^org\/doc\.org:1:37: warning: .* \[header\/unknown-argument\]$/m)
+      expect(again.stderr).toBe(first.stderr)
+      expect(cachedFlags(dir, ['--no-cache'])).toEqual([false])
+    })
+
+    it('tangles again when the Org file changes', () => {
+      const dir = project(block('a.ts', 'one'))
+      run(['tangle'], dir)
+      fs.writeFileSync(path.join(dir, 'org/doc.org'), block('a.ts', 'two'))
+      expect(cachedFlags(dir)).toEqual([false])
+      expect(fs.readFileSync(path.join(dir, 'org/a.ts'), 'utf8')).toBe('two\n')
+    })
+
+    it('rewrites a target that was edited or deleted by hand', () => {
+      const dir = project(block('a.ts', 'one'))
+      run(['tangle'], dir)
+      fs.writeFileSync(path.join(dir, 'org/a.ts'), 'edited by hand\n')
+      expect(cachedFlags(dir)).toEqual([false])
+      expect(fs.readFileSync(path.join(dir, 'org/a.ts'), 'utf8')).toBe('one\n')
+      fs.rmSync(path.join(dir, 'org/a.ts'))
+      expect(cachedFlags(dir)).toEqual([false])
+      expect(fs.readFileSync(path.join(dir, 'org/a.ts'), 'utf8')).toBe('one\n')
+    })
+
+    it('still refuses a new document that claims the target of a cached one', () => {
+      const dir = project(block('a.ts', 'one'))
+      run(['tangle'], dir)
+      fs.writeFileSync(path.join(dir, 'org/other.org'), block('a.ts', 'two'))
+      const result = run(['tangle', '--no-frames'], dir)
+      expect(result.status).toBe(1)
+      expect(result.stderr.match(/\[tangle\/target-conflict\]/g)).toHaveLength(2)
+      expect(fs.readFileSync(path.join(dir, 'org/a.ts'), 'utf8')).toBe('one\n')
+      fs.rmSync(path.join(dir, 'org/other.org'))
+      expect(cachedFlags(dir)).toEqual([false])
+    })
+
+    it('does not cache a document that failed', () => {
+      const dir = project(block('missing/a.ts', 'x'))
+      expect(run(['tangle'], dir).status).toBe(1)
+      expect(run(['tangle'], dir).status).toBe(1)
+    })
+  })
 })

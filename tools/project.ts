@@ -14,6 +14,11 @@ export function findProjectRoot(from: string): string | undefined {
 
 const SKIPPED_DIRECTORIES = new Set(['node_modules', 'generated'])
 
+/** Entries no search for Org documents enters: hidden ones, dependencies, generated output. */
+export function isSkippedEntry(name: string, isDirectory: boolean): boolean {
+  return name.startsWith('.') || (isDirectory && SKIPPED_DIRECTORIES.has(name))
+}
+
 /** Every `.org` file under DIR, sorted, skipping dependencies, generated output and hidden folders. */
 export function listOrgFiles(dir: string): string[] {
   const found: string[] = []
@@ -21,11 +26,10 @@ export function listOrgFiles(dir: string): string[] {
   while (pending.length > 0) {
     const current = pending.pop()!
     for (const entry of fs.readdirSync(current, {withFileTypes: true})) {
-      if (entry.name.startsWith('.')) continue
+      if (isSkippedEntry(entry.name, entry.isDirectory())) continue
       const full = path.join(current, entry.name)
-      if (entry.isDirectory()) {
-        if (!SKIPPED_DIRECTORIES.has(entry.name)) pending.push(full)
-      } else if (entry.name.endsWith('.org')) found.push(full)
+      if (entry.isDirectory()) pending.push(full)
+      else if (entry.name.endsWith('.org')) found.push(full)
     }
   }
   return found.sort()

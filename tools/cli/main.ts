@@ -4,11 +4,12 @@
  */
 import {parseArgs} from 'node:util'
 import {runTangle} from './tangle-command.ts'
+import {runWatch} from './watch-command.ts'
 import {type CommandContext, USAGE, UsageError} from './usage.ts'
 
-export function main(argv: string[], cwd = process.cwd()): number {
+export async function main(argv: string[], cwd = process.cwd()): Promise<number> {
   try {
-    return dispatch(argv, cwd)
+    return await dispatch(argv, cwd)
   } catch (error) {
     if (!(error instanceof UsageError)) throw error
     process.stderr.write(`passepartout: ${error.message}\n\n${USAGE}`)
@@ -16,7 +17,7 @@ export function main(argv: string[], cwd = process.cwd()): number {
   }
 }
 
-function dispatch(argv: string[], cwd: string): number {
+function dispatch(argv: string[], cwd: string): number | Promise<number> {
   let parsed
   try {
     parsed = parseArgs({
@@ -43,9 +44,12 @@ function dispatch(argv: string[], cwd: string): number {
   }
   const [command, ...args] = positionals
   const context: CommandContext = {cwd, frames: values['no-frames'] ? false : (values.frames ?? process.stderr.isTTY === true)}
+  const flags = {dryRun: values['dry-run'], json: values.json, allowOutside: values['allow-outside'], cache: !values['no-cache']}
   switch (command) {
     case 'tangle':
-      return runTangle(args, {dryRun: values['dry-run'], json: values.json, allowOutside: values['allow-outside'], cache: !values['no-cache']}, context)
+      return runTangle(args, flags, context)
+    case 'watch':
+      return runWatch(args, flags, context)
     case undefined:
       throw new UsageError('no command given')
     default:

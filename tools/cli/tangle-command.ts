@@ -37,16 +37,19 @@ export function runTangle(args: string[], flags: TangleFlags, context: CommandCo
   return hasErrors(report) ? 1 : 0
 }
 
-/** FILE arguments as given, DIR arguments expanded; no argument means the project's org/ folder. */
+/** The files and folders ARGS name, as absolute paths; no argument means the project's org/ folder. */
+export function inputRoots(args: string[], cwd: string): string[] {
+  if (args.length > 0) return args.map((arg) => path.resolve(cwd, arg))
+  const root = findProjectRoot(cwd)
+  if (!root || !fs.existsSync(path.join(root, 'org'))) throw new UsageError('no org/ folder in this project: name the Org files or folders to tangle')
+  return [path.join(root, 'org')]
+}
+
+/** FILE arguments as given, DIR arguments expanded into their Org files. */
 function resolveInputs(args: string[], cwd: string): string[] {
-  if (args.length === 0) {
-    const root = findProjectRoot(cwd)
-    if (!root || !fs.existsSync(path.join(root, 'org'))) throw new UsageError('no org/ folder in this project: name the Org files or folders to tangle')
-    return listOrgFiles(path.join(root, 'org'))
-  }
   const files: string[] = []
-  for (const arg of args) {
-    const full = path.resolve(cwd, arg)
+  for (const full of inputRoots(args, cwd)) {
+    const arg = path.relative(cwd, full) || '.'
     let stat: fs.Stats
     try {
       stat = fs.statSync(full)
@@ -76,6 +79,7 @@ function jsonReport(report: TangleReport, cwd: string) {
     documents: report.documents.map((document) => ({
       path: displayPath(document.path, cwd),
       failed: document.failed,
+      cached: document.plan === undefined && !document.failed,
       blocks: document.blockCount,
       targets: document.targets.map((target) => ({
         path: displayPath(target.path, cwd),

@@ -12,6 +12,8 @@ export const USAGE = `usage: passepartout <command> [options] [arguments]
 commands:
   tangle [FILE|DIR ...]   write the files the Org documents' blocks tangle to
                           (default: every .org file under the project's org/)
+  watch [FILE|DIR ...]    tangle, then tangle again after each saved change
+                          until interrupted (Ctrl-C)
 
 options:
   --dry-run               show what would be written, write nothing

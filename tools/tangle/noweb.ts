@@ -16,7 +16,7 @@ import {Failure} from './failure.ts'
 import {isEmacsLisp} from './languages.ts'
 import {fillTemplate, makeLinkString, storeLink} from './links.ts'
 import type {Params} from './params.ts'
-import {concatLines, concatText, glue, originAt, type SourceLine, type SourceText, sliceLine, sourceLine} from './text.ts'
+import {concatText, glue, joinLines, originAt, type SourceLine, type SourceText, sliceLine, sourceLine} from './text.ts'
 import type {Position} from 'unist'
 import type {RuleId} from '../diagnostics.ts'
 
@@ -58,7 +58,8 @@ export function expandReferences(info: BlockInfo, context: NowebContext, stack: 
       out.push(line)
       continue
     }
-    let current: SourceLine = {text: '', segments: []}
+    // The pieces of the output line being built, joined once it is complete.
+    let current: SourceLine[] = []
     let position = 0
     for (const reference of findReferences(line.text)) {
       if (reference.start < position) continue
@@ -66,14 +67,15 @@ export function expandReferences(info: BlockInfo, context: NowebContext, stack: 
       const place = originAt(line, reference.start)
       const at: Position | undefined = place ? {start: {...place}, end: {line: place.line, column: place.column + reference.end - reference.start}} : undefined
       const expansion = splitCarriageReturns(resolve(reference.name, info, context, stack, withComments, at, line.text[reference.start - 1]))
-      current = concatLines(concatLines(current, prefix), expansion[0]!)
+      current.push(prefix, expansion[0]!)
       for (const piece of expansion.slice(1)) {
-        out.push(current)
-        current = concatLines(prefix, piece)
+        out.push(joinLines(current))
+        current = [prefix, piece]
       }
       position = reference.end
     }
-    out.push(concatLines(current, sliceLine(line, position)))
+    current.push(sliceLine(line, position))
+    out.push(joinLines(current))
   }
   stack.pop()
   return out

@@ -77,8 +77,18 @@ function normalize(runs: Segment[], length: number): Segment[] {
 
 /** `prefix` + `line`: the prefix keeps its own segments. */
 export function concatLines(prefix: SourceLine, line: SourceLine): SourceLine {
-  const shifted = line.segments.map((segment) => ({...segment, from: segment.from + prefix.text.length}))
-  return {text: prefix.text + line.text, segments: normalize([...prefix.segments, ...shifted], prefix.text.length + line.text.length)}
+  return joinLines([prefix, line])
+}
+
+/** The lines joined into one, each keeping its segments; linear in the total, however many parts. */
+export function joinLines(parts: readonly SourceLine[]): SourceLine {
+  const runs: Segment[] = []
+  let length = 0
+  for (const part of parts) {
+    for (const segment of part.segments) runs.push({...segment, from: segment.from + length})
+    length += part.text.length
+  }
+  return {text: parts.map((part) => part.text).join(''), segments: normalize(runs, length)}
 }
 
 /** String concatenation of texts: the last line of each joins the first line of the next. */

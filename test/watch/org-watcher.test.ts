@@ -1,0 +1,66 @@
+/**
+ * The Org watcher on a real folder with a real chokidar watcher: settled
+ * batches, only Org files, removals.
+ */
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import {afterEach, describe, expect, it} from 'vitest'
+import {type OrgChange, type OrgWatcher, watchOrgFiles} from '../../tools/watch/org-watcher.ts'
+
+let watcher: OrgWatcher | undefined
+afterEach(async () => {
+  await watcher?.close()
+  watcher = undefined
+})
+
+/** Watch a fresh folder holding FILES; batches arrive on the returned queue. */
+async function watched(files: Record<string, string>) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-watch-'))
+  for (const [file, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, file)), {recursive: true})
+    fs.writeFileSync(path.join(dir, file), text)
+  }
+  const batches: OrgChange[][] = []
+  const waiters: (() => void)[] = []
+  watcher = watchOrgFiles([dir], (batch) => {
+    batches.push(batch)
+    waiters.shift()?.()
+  }, {settleMs: 100})
+  await watcher.ready
+  const next = () => (batches.length > 0 ? Promise.resolve(batches.shift()!) : new Promise<OrgChange[]>((resolve) => waiters.push(() => resolve(batches.shift()!))))
+  return {dir, next, pending: () => batches.length}
+}
+
+describe('watchOrgFiles', () => {
+  it('delivers one batch for several writes in quick succession, Org files only', async () => {
+    const {dir, next} = await watched({'a.org': 'a', 'sub/b.org': 'b'})
+    fs.writeFileSync(path.join(dir, 'a.org'), 'a1')
+    fs.writeFileSync(path.join(dir, 'notes.txt'), 'not org')
+    fs.writeFileSync(path.join(dir, '.#a.org'), 'an Emacs lock file')
+    fs.writeFileSync(path.join(dir, 'sub/b.org'), 'b1')
+    fs.writeFileSync(path.join(dir, 'a.org'), 'a2')
+    expect(await next()).toEqual([
+      {kind: 'changed', path: path.join(dir, 'a.org')},
+      {kind: 'changed', path: path.join(dir, 'sub/b.org')},
+    ])
+  })
+
+  it('reports new files, new folders and removals', async () => {
+    const {dir, next} = await watched({'a.org': 'a'})
+    fs.rmSync(path.join(dir, 'a.org'))
+    expect(await next()).toEqual([{kind: 'removed', path: path.join(dir, 'a.org')}])
+    fs.mkdirSync(path.join(dir, 'skills'))
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    fs.writeFileSync(path.join(dir, 'skills/new.org'), 'new')
+    expect(await next()).toEqual([{kind: 'changed', path: path.join(dir, 'skills/new.org')}])
+  })
+
+  it('does not look into node_modules or generated/', async () => {
+    const {dir, next} = await watched({'node_modules/x/a.org': '', 'generated/b.org': '', 'c.org': ''})
+    fs.writeFileSync(path.join(dir, 'node_modules/x/a.org'), 'changed')
+    fs.writeFileSync(path.join(dir, 'generated/b.org'), 'changed')
+    fs.writeFileSync(path.join(dir, 'c.org'), 'changed')
+    expect(await next()).toEqual([{kind: 'changed', path: path.join(dir, 'c.org')}])
+  })
+})

@@ -1,0 +1,54 @@
+/**
+ * `passepartout watch` as a real process on a real project: it tangles at
+ * start, again after each save, keeps the last good output when a document
+ * breaks, and stops cleanly on SIGTERM.
+ */
+import {spawn} from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import {expect, it} from 'vitest'
+
+const cli = path.resolve(import.meta.dirname, '../../bin/passepartout')
+const block = (target: string, body: string) => `#+begin_src typescript :tangle ${target}\n${body}\n#+end_src\n`
+
+it('re-tangles each saved change and keeps the last good output of a broken document', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-watch-cli-'))
+  fs.mkdirSync(path.join(dir, 'org'))
+  fs.writeFileSync(path.join(dir, 'package.json'), '{}')
+  fs.writeFileSync(path.join(dir, 'org/doc.org'), block('doc.ts', 'one'))
+  const child = spawn(cli, ['watch', '--no-frames'], {cwd: dir})
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (data) => (stdout += data))
+  child.stderr.on('data', (data) => (stderr += data))
+  const until = async (condition: () => boolean) => {
+    for (let waited = 0; !condition(); waited += 20) {
+      if (waited > 15_000) throw new Error(`timed out; stdout:\n${stdout}\nstderr:\n${stderr}`)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+  }
+  const read = (file: string) => fs.readFileSync(path.join(dir, 'org', file), 'utf8')
+  try {
+    await until(() => stdout.includes('watching org for changes'))
+    expect(stdout).toMatch(/^tangled 1 block from 1 document into 1 file/m)
+    expect(read('doc.ts')).toBe('one\n')
+
+    fs.writeFileSync(path.join(dir, 'org/doc.org'), block('doc.ts', 'two'))
+    await until(() => fs.readFileSync(path.join(dir, 'org/doc.ts'), 'utf8') === 'two\n')
+    await until(() => stdout.includes('org/doc.org changed'))
+
+    fs.writeFileSync(path.join(dir, 'org/doc.org'), block('missing/doc.ts', 'three'))
+    await until(() => stderr.includes('[tangle/missing-directory]'))
+    expect(stderr).toMatch(/^org\/doc\.org:1:1: error: /m)
+    expect(read('doc.ts')).toBe('two\n')
+
+    fs.writeFileSync(path.join(dir, 'org/new.org'), block('new.ts', 'new'))
+    await until(() => fs.existsSync(path.join(dir, 'org/new.ts')))
+    expect(read('new.ts')).toBe('new\n')
+  } finally {
+    child.kill('SIGTERM')
+  }
+  const status = await new Promise((resolve) => child.on('exit', (code) => resolve(code)))
+  expect(status).toBe(0)
+}, 30_000)

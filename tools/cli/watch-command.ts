@@ -1,0 +1,43 @@
+/**
+ * `passepartout watch [FILE|DIR ...]`: tangle, then tangle again after every
+ * saved change until interrupted. Each run goes through the cache, so only the
+ * documents that changed are read; a document with errors writes nothing, so
+ * its last good output stays in place while its author fixes it.
+ */
+import {displayPath} from '../diagnostics.ts'
+import {type OrgChange, watchOrgFiles} from '../watch/org-watcher.ts'
+import {inputRoots, runTangle, type TangleFlags} from './tangle-command.ts'
+import {type CommandContext, UsageError} from './usage.ts'
+
+export async function runWatch(args: string[], flags: TangleFlags, context: CommandContext): Promise<number> {
+  const roots = inputRoots(args, context.cwd)
+  const tangleNow = () => {
+    try {
+      runTangle(args, flags, context)
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error
+      process.stderr.write(`passepartout: ${error.message}\n`)
+    }
+  }
+  tangleNow()
+  const watcher = watchOrgFiles(
+    roots,
+    (changes) => {
+      process.stdout.write(`${changes.map((change) => describe(change, context.cwd)).join(', ')}\n`)
+      tangleNow()
+    },
+    {onError: (error) => process.stderr.write(`passepartout: watching: ${error.message}\n`)},
+  )
+  await watcher.ready
+  process.stdout.write(`watching ${roots.map((root) => displayPath(root, context.cwd)).join(', ')} for changes (Ctrl-C to stop)\n`)
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve)
+    process.once('SIGTERM', resolve)
+  })
+  await watcher.close()
+  return 0
+}
+
+function describe(change: OrgChange, cwd: string): string {
+  return `${displayPath(change.path, cwd)} ${change.kind}`
+}

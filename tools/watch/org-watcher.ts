@@ -1,0 +1,58 @@
+/**
+ * Watch Org documents with chokidar and report them in settled batches:
+ * editors save in several steps (write a temporary file, rename, touch), and
+ * one save must become one batch, not three.
+ */
+import path from 'node:path'
+import {watch} from 'chokidar'
+import {isSkippedEntry} from '../project.ts'
+
+export interface OrgChange {
+  kind: 'changed' | 'removed'
+  /** Absolute path of the Org file. */
+  path: string
+}
+
+export interface OrgWatcher {
+  /** Resolves once the initial scan is done and every change after it will be seen. */
+  ready: Promise<void>
+  close(): Promise<void>
+}
+
+export interface WatchOptions {
+  /** Quiet time after the last event before a batch is delivered. */
+  settleMs?: number
+  onError?: (error: Error) => void
+}
+
+/** Watch the `.org` files under ROOTS (files or folders); ON_CHANGES gets each settled batch, in path order. */
+export function watchOrgFiles(roots: string[], onChanges: (changes: OrgChange[]) => void, options: WatchOptions = {}): OrgWatcher {
+  const settleMs = options.settleMs ?? 50
+  const watcher = watch(roots, {
+    ignoreInitial: true,
+    ignored: (file, stats) => isSkippedEntry(path.basename(file), stats?.isDirectory() ?? false) && !roots.includes(file),
+  })
+  let pending = new Map<string, OrgChange['kind']>()
+  let timer: NodeJS.Timeout | undefined
+  const note = (kind: OrgChange['kind']) => (file: string) => {
+    if (!file.endsWith('.org')) return
+    pending.set(path.resolve(file), kind)
+    clearTimeout(timer)
+    timer = setTimeout(flush, settleMs)
+  }
+  const flush = () => {
+    const batch = [...pending].map(([file, kind]) => ({kind, path: file})).sort((a, b) => (a.path < b.path ? -1 : 1))
+    pending = new Map()
+    if (batch.length > 0) onChanges(batch)
+  }
+  watcher.on('add', note('changed')).on('change', note('changed')).on('unlink', note('removed'))
+  watcher.on('error', (error) => options.onError?.(error as Error))
+  const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()))
+  return {
+    ready,
+    async close() {
+      clearTimeout(timer)
+      await watcher.close()
+    },
+  }
+}
