@@ -7,6 +7,7 @@ import {createHash} from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import {expect} from 'vitest'
 import {hasErrors, tangle, type TangleReport} from '../../tools/tangle/tangle.ts'
 
 export interface CaseResult {
@@ -51,6 +52,22 @@ export function runCase(caseDir: string): CaseResult {
   for (const [file, hash] of after) if (before.get(file) !== hash) written.set(file, fs.readFileSync(path.join(work, file)))
   const deleted = [...before.keys()].filter((file) => !after.has(file))
   return {written, deleted, failed: hasErrors(report), report, work}
+}
+
+/** Tangle the case and expect exactly what Emacs did: the same files, byte for byte, or an error and nothing written. */
+export function expectCaseToMatchEmacs(caseDir: string): void {
+  const expected = expectation(caseDir)
+  const result = runCase(caseDir)
+  expect(result.deleted).toEqual([])
+  if (expected.error) {
+    expect(result.failed).toBe(true)
+    expect([...result.written.keys()]).toEqual([])
+    return
+  }
+  expect(result.report.diagnostics.filter((d) => d.fatal).map((d) => d.reason)).toEqual([])
+  expect([...result.written.keys()].sort()).toEqual([...expected.files.keys()].sort())
+  // Latin-1 maps bytes one to one, so a mismatch shows as text and no byte difference can hide.
+  for (const [file, bytes] of expected.files) expect(result.written.get(file)?.toString('latin1'), file).toBe(bytes.toString('latin1'))
 }
 
 function readTree(dir: string): Map<string, Buffer> {
