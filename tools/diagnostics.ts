@@ -37,19 +37,41 @@ export const RULES = {
   'tangle/outside-root': ['error', 'the target resolves outside the project (or the Org file\'s folder)'],
   'tangle/target-conflict': ['error', 'two documents write the same target'],
   'tangle/unsupported': ['error', 'an Org feature passepartout does not reproduce'],
+  'graph/duplicate-id': ['error', 'one :ID: in two places'],
+  'graph/unknown-dependency': ['error', 'a #+DEPENDS_ON: entry that names no ID and no document'],
+  'graph/ambiguous-dependency': ['error', 'a #+DEPENDS_ON: word that names several documents by file name'],
+  'graph/self-dependency': ['error', 'a document that depends on itself'],
+  'graph/cycle': ['error', 'documents that depend on each other in a cycle'],
+  ts: ['error', 'a TypeScript diagnostic, reported at the Org line the code came from'],
+  'check/config': ['error', "the project's tsconfig.json cannot be read"],
+  'sandbox/unknown-capability': ['warning', 'a #+CAPABILITIES: name that grants nothing'],
+  'sandbox/restricted-import': ['error', 'a skill imports a restricted module without the capability for it'],
+  'sandbox/dynamic-code': ['error', 'a skill evaluates code (eval, new Function, vm, import() of a computed name) without the eval capability'],
+  'sandbox/native-access': ['error', 'a skill reaches into the runtime (process.binding, process.dlopen, inspector) without the native capability'],
+  'sandbox/fs-write': ['error', 'a skill writes files without the fs capability'],
+  'sandbox/network': ['error', 'a skill uses the network without the net capability'],
   'io/read': ['error', 'a file could not be read'],
   'io/write': ['error', 'a file could not be written'],
 } as const satisfies Record<string, readonly [Severity, string]>
 
 export type RuleId = keyof typeof RULES
 
-export type Diagnostic = VFileMessage
+/** A message with its rule; `code` is the checker's own code where it has one (`TS2322`). */
+export type Diagnostic = VFileMessage & {code?: string}
+
+export interface DiagnosticExtras {
+  /** The checker's own code, printed after the severity. */
+  code?: string
+  /** Overrides the rule's severity (a TypeScript warning under the `ts` rule). */
+  severity?: Severity
+}
 
 /** Build the diagnostic for RULE at PLACE in FILE (an absolute path). */
-export function diagnostic(file: string, ruleId: RuleId, reason: string, place?: Position | Point): Diagnostic {
-  const message = new VFileMessage(reason, {place, ruleId, source: 'passepartout'})
+export function diagnostic(file: string, ruleId: RuleId, reason: string, place?: Position | Point, extras: DiagnosticExtras = {}): Diagnostic {
+  const message: Diagnostic = new VFileMessage(reason, {place, ruleId, source: 'passepartout'})
   message.file = file
-  message.fatal = RULES[ruleId][0] === 'error'
+  message.fatal = (extras.severity ?? RULES[ruleId][0]) === 'error'
+  if (extras.code) message.code = extras.code
   return message
 }
 
@@ -65,7 +87,7 @@ export function isError(message: Diagnostic): boolean {
 export function formatDiagnostic(message: Diagnostic, cwd: string): string {
   const file = displayPath(message.file ?? '', cwd)
   const where = message.line ? `${file}:${message.line}:${message.column ?? 1}` : file
-  return `${where}: ${severityOf(message)}: ${message.reason} [${message.ruleId}]`
+  return `${where}: ${severityOf(message)}${message.code ? ` ${message.code}` : ''}: ${message.reason} [${message.ruleId}]`
 }
 
 /**
