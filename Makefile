@@ -13,11 +13,14 @@ $(DEPS): package.json package-lock.json
 setup:
 	npm ci --no-audit --no-fund
 
+# Tangle, then type-check the generated TypeScript and the skills' capabilities.
 tangle: $(DEPS)
-	$(CLI) tangle
+	$(CLI) check
 
+# The toolchain's own types, then the generated code's.
 check: $(DEPS)
 	npx tsc -p tsconfig.json --noEmit
+	$(CLI) check
 
 test: $(DEPS)
 	npx vitest run
@@ -30,6 +33,7 @@ run: $(DEPS)
 
 bench: $(DEPS)
 	node bin/launch.mjs bench/tangle.bench.ts
+	node bin/launch.mjs bench/check.bench.ts
 
 clean:
 	rm -rf generated node_modules/.cache/passepartout

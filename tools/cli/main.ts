@@ -3,8 +3,6 @@
  * return the exit status (0 success, 1 errors reported, 2 usage error).
  */
 import {parseArgs} from 'node:util'
-import {runTangle} from './tangle-command.ts'
-import {runWatch} from './watch-command.ts'
 import {type CommandContext, USAGE, UsageError} from './usage.ts'
 
 export async function main(argv: string[], cwd = process.cwd()): Promise<number> {
@@ -17,7 +15,7 @@ export async function main(argv: string[], cwd = process.cwd()): Promise<number>
   }
 }
 
-function dispatch(argv: string[], cwd: string): number | Promise<number> {
+async function dispatch(argv: string[], cwd: string): Promise<number> {
   let parsed
   try {
     parsed = parseArgs({
@@ -27,6 +25,7 @@ function dispatch(argv: string[], cwd: string): number | Promise<number> {
       options: {
         'dry-run': {type: 'boolean', default: false},
         json: {type: 'boolean', default: false},
+        dot: {type: 'boolean', default: false},
         'allow-outside': {type: 'boolean', default: false},
         'no-cache': {type: 'boolean', default: false},
         frames: {type: 'boolean'},
@@ -45,11 +44,16 @@ function dispatch(argv: string[], cwd: string): number | Promise<number> {
   const [command, ...args] = positionals
   const context: CommandContext = {cwd, frames: values['no-frames'] ? false : (values.frames ?? process.stderr.isTTY === true)}
   const flags = {dryRun: values['dry-run'], json: values.json, allowOutside: values['allow-outside'], cache: !values['no-cache']}
+  // Each command is loaded when it runs: `tangle` does not pay for the type checker.
   switch (command) {
     case 'tangle':
-      return runTangle(args, flags, context)
+      return (await import('./tangle-command.ts')).runTangle(args, flags, context)
     case 'watch':
-      return runWatch(args, flags, context)
+      return (await import('./watch-command.ts')).runWatch(args, flags, context)
+    case 'check':
+      return (await import('./check-command.ts')).runCheck(args, flags, context)
+    case 'deps':
+      return (await import('./deps-command.ts')).runDeps(args, {json: values.json, dot: values.dot}, context)
     case undefined:
       throw new UsageError('no command given')
     default:

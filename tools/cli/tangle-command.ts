@@ -46,7 +46,7 @@ export function inputRoots(args: string[], cwd: string): string[] {
 }
 
 /** FILE arguments as given, DIR arguments expanded into their Org files. */
-function resolveInputs(args: string[], cwd: string): string[] {
+export function resolveInputs(args: string[], cwd: string): string[] {
   const files: string[] = []
   for (const full of inputRoots(args, cwd)) {
     const arg = path.relative(cwd, full) || '.'
@@ -62,7 +62,7 @@ function resolveInputs(args: string[], cwd: string): string[] {
   return [...new Set(files)]
 }
 
-function summary(report: TangleReport, dryRun: boolean): string {
+export function summary(report: TangleReport, dryRun: boolean): string {
   const documents = report.documents.length
   const files = report.outcomes.length
   const unchanged = report.outcomes.filter((outcome) => outcome.status === 'unchanged').length

@@ -14,10 +14,15 @@ commands:
                           (default: every .org file under the project's org/)
   watch [FILE|DIR ...]    tangle, then tangle again after each saved change
                           until interrupted (Ctrl-C)
+  check [FILE|DIR ...]    tangle, then type-check the generated TypeScript and
+                          hold skills to their #+CAPABILITIES:, every problem
+                          at its Org line
+  deps [FILE|DIR ...]     the documents in load order (#+DEPENDS_ON: and :ID:)
 
 options:
   --dry-run               show what would be written, write nothing
   --json                  print a machine-readable report on stdout
+  --dot                   deps: print the graph in Graphviz DOT
   --allow-outside         let targets resolve outside the project
   --no-cache              tangle every document, even those unchanged since the
                           last run (the cache is node_modules/.cache/passepartout)

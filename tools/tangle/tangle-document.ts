@@ -46,8 +46,8 @@ export interface DocumentPlan {
   blockCount: number
   /** True when the document failed: `targets` is then empty. */
   failed: boolean
-  /** The decoded text, for code frames. */
-  text: string
+  /** The document as read (its keywords, its text for code frames); undefined when it could not be read. */
+  root: OrgRoot | undefined
 }
 
 export interface PlanOptions {
@@ -78,7 +78,7 @@ export function planDocument(orgPath: string, input: Uint8Array | string, option
   const doc = new OrgDocument(file, root)
   lintHeaderArguments(doc, report)
   const context: NowebContext = {doc, infos: new BlockInfos(doc), babel: new BabelIndex(doc), point: 0, warn: report}
-  const plan: DocumentPlan = {path: file, targets: [], diagnostics, blockCount: 0, failed: false, text: root.data.text}
+  const plan: DocumentPlan = {path: file, targets: [], diagnostics, blockCount: 0, failed: false, root}
   try {
     const groups = collectBlocks(context)
     const targets: TargetPlan[] = []

@@ -90,7 +90,7 @@ function planFile(file: string, allowOutside: boolean, disk: DiskView): Document
   try {
     bytes = fs.readFileSync(file)
   } catch (error) {
-    return {path: file, targets: [], diagnostics: [diagnostic(file, 'io/read', `cannot read ${file}: ${(error as Error).message}`)], blockCount: 0, failed: true, text: ''}
+    return {path: file, targets: [], diagnostics: [diagnostic(file, 'io/read', `cannot read ${file}: ${(error as Error).message}`)], blockCount: 0, failed: true, root: undefined}
   }
   const boundary = allowOutside ? undefined : (disk.projectRoot(path.dirname(file)) ?? path.dirname(file))
   return planDocument(file, bytes, {boundary, disk})

@@ -1,0 +1,185 @@
+/**
+ * `passepartout check` on real projects on disk: TypeScript problems at the
+ * Org line they came from (plain blocks, noweb expansions, `:comments link`
+ * targets), hand-written files at their own place, source maps a stack trace
+ * follows back to the Org file, skills held to their capabilities, and a
+ * warm re-check after one change.
+ */
+import {spawnSync} from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import * as esbuild from 'esbuild'
+import {describe, expect, it} from 'vitest'
+import {CheckSession} from '../../tools/check/check-session.ts'
+import {sourceMapPath} from '../../tools/check/source-map.ts'
+import {formatDiagnostic} from '../../tools/diagnostics.ts'
+import {listOrgFiles} from '../../tools/project.ts'
+
+const repo = path.resolve(import.meta.dirname, '../..')
+
+/** A project with node_modules/ (for the maps), a tsconfig that sees Node's types, and FILES. */
+function project(files: Record<string, string>): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-check-'))
+  const tsconfig = {compilerOptions: {target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', allowImportingTsExtensions: true, noEmit: true, strict: true, skipLibCheck: true, types: ['node'], typeRoots: [path.join(repo, 'node_modules/@types')]}}
+  const all = {'package.json': '{}', 'node_modules/.keep': '', 'tsconfig.json': JSON.stringify(tsconfig), ...files}
+  for (const [file, text] of Object.entries(all)) {
+    fs.mkdirSync(path.dirname(path.join(dir, file)), {recursive: true})
+    fs.writeFileSync(path.join(dir, file), text)
+  }
+  return dir
+}
+
+const org = (...lines: string[]) => `${lines.join('\n')}\n`
+
+/** Check the project's org/ folder; the messages as printed, relative to the project. */
+async function check(dir: string, session = new CheckSession({project: dir})) {
+  const report = await session.checkAll(listOrgFiles(path.join(dir, 'org')))
+  return {report, messages: report.diagnostics.map((message) => formatDiagnostic(message, dir)), session}
+}
+
+// The native compiler and ts-morph must report the same problems at the same places.
+describe.each([
+  ['native', false],
+  ['warm', true],
+] as const)('type errors at the Org line (%s checker)', (checker, warmOnly) => {
+  const check = async (dir: string) => {
+    const result = await checkWith(dir, warmOnly)
+    expect(result.report.checker).toBe(checker)
+    return result
+  }
+
+  it('maps an error in a plain block to its Org line and column', async () => {
+    const dir = project({
+      'org/a.org': org('#+TITLE: A', '* Code', '#+begin_src typescript :tangle ../generated/a.ts :mkdirp yes', 'export const n: number = "one"', '#+end_src'),
+    })
+    const {messages, report} = await check(dir)
+    expect(messages).toEqual(["org/a.org:4:14: error TS2322: Type 'string' is not assignable to type 'number'. [ts]"])
+    expect(report.checkedFiles).toBe(1)
+  })
+
+  it('maps a line that came from a noweb expansion to the line inside the referenced block', async () => {
+    const dir = project({
+      'org/a.org': org(
+        '* Pieces',
+        '#+NAME: checks',
+        '#+begin_src typescript',
+        'const fine = 1',
+        'const bad: string = fine',
+        '#+end_src',
+        '* File',
+        '#+begin_src typescript :tangle a.ts :noweb yes',
+        'export function f() {',
+        '  <<checks>>',
+        '  return bad',
+        '}',
+        '#+end_src',
+      ),
+    })
+    expect((await check(dir)).messages).toEqual(["org/a.org:5:7: error TS2322: Type 'number' is not assignable to type 'string'. [ts]"])
+  })
+
+  it('maps errors through the comments of a :comments link target, and glue lines to the nearest block line', async () => {
+    const dir = project({
+      'org/a.org': org(
+        '* One',
+        '#+begin_src typescript :tangle a.ts :comments link',
+        'export const one = 1',
+        '#+end_src',
+        '* Two',
+        '#+begin_src typescript :tangle a.ts :comments link',
+        'export const two: boolean = one',
+        '#+end_src',
+      ),
+    })
+    expect((await check(dir)).messages).toEqual(["org/a.org:7:14: error TS2322: Type 'number' is not assignable to type 'boolean'. [ts]"])
+  })
+
+  it('reports a problem in a hand-written file at that file', async () => {
+    const dir = project({
+      'tools/helper.ts': 'export const helper: number = "nope"\n',
+      'org/a.org': org('#+begin_src typescript :tangle a.ts', "import {helper} from '../tools/helper.ts'", 'export const twice = helper * 2', '#+end_src'),
+    })
+    expect((await check(dir)).messages).toEqual(["tools/helper.ts:1:14: error TS2322: Type 'string' is not assignable to type 'number'. [ts]"])
+  })
+
+  it('reports the tangler\'s own errors and checks the rest', async () => {
+    const dir = project({
+      'org/bad.org': org('#+begin_src typescript :tangle missing/x.ts', 'x', '#+end_src'),
+      'org/good.org': org('#+begin_src typescript :tangle good.ts', 'export const good = 1', '#+end_src'),
+    })
+    const {messages, report} = await check(dir)
+    expect(messages).toEqual([expect.stringMatching(/^org\/bad\.org:1:1: error: .*\[tangle\/missing-directory\]$/)])
+    expect(report.checkedFiles).toBe(1)
+  })
+})
+
+async function checkWith(dir: string, warmOnly: boolean) {
+  return check(dir, new CheckSession({project: dir, warmOnly}))
+}
+
+describe('source maps', () => {
+  it('lets a stack trace thrown at run time point at the Org line', async () => {
+    const dir = project({
+      'org/thrower.org': org(
+        '* Thrower',
+        '#+begin_src typescript :tangle ../generated/thrower.ts :mkdirp yes :comments link',
+        'export function boom(n: number): never {',
+        '  throw new Error(`boom ${n}`)',
+        '}',
+        '#+end_src',
+      ),
+    })
+    await check(dir)
+    const generated = path.join(dir, 'generated/thrower.ts')
+    const map = fs.readFileSync(sourceMapPath(dir, generated)!, 'utf8')
+    expect(fs.readFileSync(generated, 'utf8')).not.toContain('sourceMappingURL')
+    // What a loader does: transpile with the Org map as the input map, then run with source maps on.
+    const input = `${fs.readFileSync(generated, 'utf8')}//# sourceMappingURL=data:application/json;base64,${Buffer.from(map).toString('base64')}\n`
+    const output = esbuild.transformSync(input, {loader: 'ts', format: 'esm', sourcemap: 'inline', sourcefile: generated})
+    fs.writeFileSync(path.join(dir, 'thrower.mjs'), output.code)
+    fs.writeFileSync(path.join(dir, 'run.mjs'), "import {boom} from './thrower.mjs'\nboom(1)\n")
+    const run = spawnSync(process.execPath, ['--enable-source-maps', path.join(dir, 'run.mjs')], {encoding: 'utf8'})
+    expect(run.stderr).toContain(`at boom (${path.join(dir, 'org/thrower.org')}:4:9)`)
+  })
+})
+
+describe('sandbox rules for skills', () => {
+  const skill = (capabilities: string) =>
+    org('#+TITLE: Runner', capabilities, '* Code', '#+begin_src typescript :tangle runner.ts', "import {execSync} from 'node:child_process'", "export const run = () => execSync('ls')", '#+end_src')
+
+  it('refuses a skill that uses child_process without the shell capability, at the Org line', async () => {
+    const dir = project({'org/skills/runner.org': skill('')})
+    expect((await check(dir)).messages).toEqual([expect.stringMatching(/^org\/skills\/runner\.org:5:\d+: error: skill 'runner' uses child_process without the 'shell' capability \[sandbox\/restricted-import\]$/)])
+  })
+
+  it('lets it run with #+CAPABILITIES: shell, and warns about names that grant nothing', async () => {
+    const dir = project({'org/skills/runner.org': skill('#+CAPABILITIES: shell teleport')})
+    expect((await check(dir)).messages).toEqual([expect.stringMatching(/^org\/skills\/runner\.org:2:1: warning: 'teleport' is not a capability.*\[sandbox\/unknown-capability\]$/)])
+  })
+
+  it('does not hold core documents to the rules', async () => {
+    const dir = project({'org/core/runner.org': skill('')})
+    expect((await check(dir)).messages).toEqual([])
+  })
+})
+
+describe('a warm re-check', () => {
+  it('checks the changed document and the files that import it', async () => {
+    const dir = project({
+      'org/base.org': org('#+begin_src typescript :tangle base.ts', 'export const base: number = 1', '#+end_src'),
+      'org/user.org': org('#+begin_src typescript :tangle user.ts', "import {base} from './base.ts'", 'export const doubled: number = base * 2', '#+end_src'),
+      'org/other.org': org('#+begin_src typescript :tangle other.ts', 'export const other = 1', '#+end_src'),
+    })
+    const {session, messages} = await check(dir)
+    expect(messages).toEqual([])
+    fs.writeFileSync(path.join(dir, 'org/base.org'), org('#+begin_src typescript :tangle base.ts', "export const base: string = 'one'", '#+end_src'))
+    const after = await session.recheck([path.join(dir, 'org/base.org')])
+    expect(after.checkedFiles).toBe(2)
+    expect(after.diagnostics.map((message) => formatDiagnostic(message, dir))).toEqual([
+      "org/user.org:3:32: error TS2362: The left-hand side of an arithmetic operation must be of type 'any', 'number', 'bigint' or an enum type. [ts]",
+    ])
+    fs.writeFileSync(path.join(dir, 'org/base.org'), org('#+begin_src typescript :tangle base.ts', 'export const base: number = 2', '#+end_src'))
+    expect((await session.recheck([path.join(dir, 'org/base.org')])).diagnostics).toEqual([])
+  })
+})

@@ -1,0 +1,82 @@
+/**
+ * `passepartout deps` and `passepartout check` as real processes on a project
+ * on disk: the load order, its JSON and DOT forms, and graph errors at the
+ * DEPENDS_ON line with exit status 1.
+ */
+import {spawnSync} from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import {describe, expect, it} from 'vitest'
+
+const cli = path.resolve(import.meta.dirname, '../../bin/passepartout')
+
+function run(args: string[], cwd: string) {
+  const result = spawnSync(cli, [...args, '--no-frames'], {cwd, encoding: 'utf8'})
+  return {status: result.status, stdout: result.stdout, stderr: result.stderr}
+}
+
+function project(files: Record<string, string>): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-deps-'))
+  for (const [file, text] of Object.entries({'package.json': '{}', ...files})) {
+    fs.mkdirSync(path.dirname(path.join(dir, file)), {recursive: true})
+    fs.writeFileSync(path.join(dir, file), text)
+  }
+  return dir
+}
+
+const skills = {
+  'org/skills/policy.org': '#+TITLE: Policy\n',
+  'org/skills/bouncer.org': ':PROPERTIES:\n:ID: bouncer-id\n:END:\n#+DEPENDS_ON: policy\n',
+  'org/skills/shell "guard".org': '#+DEPENDS_ON: [[id:bouncer-id][the bouncer]]\n',
+}
+
+describe('passepartout deps', () => {
+  it('prints the load order, one document a line', () => {
+    const result = run(['deps'], project(skills))
+    expect(result).toMatchObject({status: 0, stderr: ''})
+    expect(result.stdout).toBe('org/skills/policy.org\norg/skills/bouncer.org\norg/skills/shell "guard".org\n')
+  })
+
+  it('prints the graph as JSON', () => {
+    const report = JSON.parse(run(['deps', '--json'], project(skills)).stdout)
+    expect(report.order).toEqual(['org/skills/policy.org', 'org/skills/bouncer.org', 'org/skills/shell "guard".org'])
+    expect(report.documents).toContainEqual({path: 'org/skills/bouncer.org', ids: ['bouncer-id'], dependsOn: ['org/skills/policy.org'], broken: false})
+    expect(report.diagnostics).toEqual([])
+  })
+
+  it('prints Graphviz DOT, quoting names, with an edge from each document to what it needs', () => {
+    const dot = run(['deps', '--dot'], project(skills)).stdout
+    expect(dot).toMatch(/^digraph passepartout \{\n/)
+    expect(dot).toContain('  "org/skills/bouncer.org" -> "org/skills/policy.org";\n')
+    expect(dot).toContain('  "org/skills/shell \\"guard\\".org" -> "org/skills/bouncer.org";\n')
+    expect(dot.endsWith('}\n')).toBe(true)
+  })
+
+  it('reports a cycle at the DEPENDS_ON entry and exits 1', () => {
+    const dir = project({'org/a.org': '#+TITLE: A\n#+DEPENDS_ON: b\n', 'org/b.org': '#+DEPENDS_ON: a\n'})
+    const result = run(['deps'], dir)
+    expect(result.status).toBe(1)
+    expect(result.stderr).toBe('org/a.org:2:15: error: documents depend on each other: org/a.org → org/b.org → org/a.org [graph/cycle]\n')
+  })
+})
+
+describe('passepartout check', () => {
+  it('reports graph errors with the type errors, and exits 1', () => {
+    const dir = project({
+      'org/a.org': '#+DEPENDS_ON: ghost\n#+begin_src typescript :tangle a.ts\nexport const a: number = "a"\n#+end_src\n',
+    })
+    const result = run(['check'], dir)
+    expect(result.status).toBe(1)
+    expect(result.stderr.split('\n').filter(Boolean)).toEqual([
+      expect.stringMatching(/^org\/a\.org:1:15: error: unknown dependency 'ghost'.*\[graph\/unknown-dependency\]$/),
+      "org/a.org:3:14: error TS2322: Type 'string' is not assignable to type 'number'. [ts]",
+    ])
+    expect(result.stdout).toMatch(/^tangled 1 block from 1 document into 1 file \(0 unchanged\) in \d+ ms\nchecked 1 TypeScript file: 2 errors, 0 warnings in \d+ ms\n$/)
+  })
+
+  it('exits 0 on a clean project', () => {
+    const dir = project({'org/a.org': '#+begin_src typescript :tangle a.ts\nexport const a: number = 1\n#+end_src\n'})
+    expect(run(['check'], dir)).toMatchObject({status: 0, stderr: ''})
+  })
+})

@@ -1,0 +1,96 @@
+/**
+ * The one-shot check with the native TypeScript compiler (`tsc` 7, the
+ * `typescript` package): it checks 1000 generated files in about a third of
+ * the time ts-morph takes. It runs as a child process on a configuration
+ * that extends the project's tsconfig.json with exactly the generated files as
+ * roots, and its `--pretty false` output (`file(line,col): error TS2322: …`,
+ * columns in UTF-16 code units like ts-morph's) is read back into problems.
+ */
+import {spawn} from 'node:child_process'
+import fs from 'node:fs'
+import {createRequire} from 'node:module'
+import os from 'node:os'
+import path from 'node:path'
+import {DEFAULT_COMPILER_OPTIONS, type TsProblem} from './checker.ts'
+
+/** The native compiler's entry point, or undefined when the installed `typescript` is not version 7 or later. */
+export function nativeCompiler(): string | undefined {
+  try {
+    const require = createRequire(import.meta.url)
+    const manifest = require.resolve('typescript/package.json')
+    const {version, bin} = JSON.parse(fs.readFileSync(manifest, 'utf8')) as {version: string; bin: {tsc: string}}
+    return Number.parseInt(version, 10) >= 7 ? path.resolve(path.dirname(manifest), bin.tsc) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+export class NativeChecker {
+  constructor(
+    private readonly compiler: string,
+    readonly tsconfig: string | undefined,
+    /** Where the generated configuration goes: a folder of the project's cache. */
+    private readonly workDir: string,
+  ) {}
+
+  /** Problems of the program rooted at ROOTS, with the configuration's; rejects when the compiler cannot run. */
+  async checkProgram(roots: readonly string[]): Promise<TsProblem[]> {
+    fs.mkdirSync(this.workDir, {recursive: true})
+    const config = path.join(this.workDir, `tsconfig.${process.pid}.json`)
+    fs.writeFileSync(config, JSON.stringify(this.configFor(roots.filter((root) => fs.existsSync(root)))))
+    try {
+      const {status, output} = await run(process.execPath, [this.compiler, '-p', config, '--pretty', 'false'], this.workDir)
+      const problems = parseOutput(output, this.workDir)
+      // 0: clean; 1 and 2: problems reported. Anything else, or nothing said on a failure, is the compiler failing.
+      if (status !== 0 && (status > 2 || problems.length === 0)) throw new Error(`tsc exited with status ${status}: ${output.trim()}`)
+      return problems
+    } finally {
+      fs.rmSync(config, {force: true})
+    }
+  }
+
+  private configFor(roots: readonly string[]): object {
+    const files = roots.map((root) => path.relative(this.workDir, root).split(path.sep).join('/'))
+    const noEmit = {noEmit: true, incremental: false, composite: false}
+    if (!this.tsconfig) return {compilerOptions: {...DEFAULT_COMPILER_OPTIONS, ...noEmit}, files}
+    return {extends: this.tsconfig, compilerOptions: noEmit, files, include: []}
+  }
+}
+
+/** A folder for the generated configuration: the project's cache when it has node_modules/, else a temporary one. */
+export function nativeWorkDir(project: string | undefined): string {
+  if (project && fs.existsSync(path.join(project, 'node_modules'))) return path.join(project, 'node_modules', '.cache', 'passepartout', 'check')
+  return path.join(os.tmpdir(), 'passepartout-check')
+}
+
+function run(command: string, args: string[], cwd: string): Promise<{status: number; output: string}> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {cwd, stdio: ['ignore', 'pipe', 'pipe']})
+    const chunks: Buffer[] = []
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk))
+    child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk))
+    child.on('error', reject)
+    child.on('close', (status) => resolve({status: status ?? -1, output: Buffer.concat(chunks).toString('utf8')}))
+  })
+}
+
+const LOCATED = /^(.+)\((\d+),(\d+)\): (error|warning) (TS\d+): (.*)$/
+const GLOBAL = /^(error|warning) (TS\d+): (.*)$/
+
+/** `tsc --pretty false` output: one problem per line, its chained details on the indented lines after it. */
+export function parseOutput(output: string, cwd: string): TsProblem[] {
+  const problems: TsProblem[] = []
+  for (const line of output.split(/\r?\n/)) {
+    const located = LOCATED.exec(line)
+    const global = located ? null : GLOBAL.exec(line)
+    const last = problems[problems.length - 1]
+    if (located) {
+      const [, file, row, column, severity, code, message] = located
+      problems.push({file: path.resolve(cwd, file!), line: Number(row), column: Number(column), code: code!, message: message!, severity: severity as TsProblem['severity']})
+    } else if (global) {
+      const [, severity, code, message] = global
+      problems.push({file: undefined, line: 0, column: 0, code: code!, message: message!, severity: severity as TsProblem['severity']})
+    } else if (last && line.startsWith(' ')) last.message += `\n${line}`
+  }
+  return problems
+}

@@ -1,0 +1,50 @@
+/**
+ * Source maps (v3) from generated files to their Org documents, so that a
+ * stack trace or a debugger shows the Org line. The generated files stay
+ * exactly what Emacs writes: the maps live in the project's cache, at
+ * `node_modules/.cache/passepartout/maps/<target relative to the project>.map`.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import {addSegment, type EncodedSourceMap, GenMapping, setSourceContent, toEncodedMap} from '@jridgewell/gen-mapping'
+import type {SourceLine} from '../tangle/text.ts'
+
+/** Identifiers and single punctuation characters: where a compiler's mappings can start. */
+const TOKEN = /[\p{L}\p{N}_$]+|[^\s\p{L}\p{N}_$]/gu
+
+/** Where the map of TARGET is kept in PROJECT, or undefined when the project has no node_modules/. */
+export function sourceMapPath(project: string, target: string): string | undefined {
+  if (!fs.existsSync(path.join(project, 'node_modules'))) return undefined
+  return path.join(project, 'node_modules', '.cache', 'passepartout', 'maps', `${path.relative(project, target)}.map`)
+}
+
+/**
+ * The map of the generated file TARGET whose lines are LINES, from the Org file
+ * at ORG_PATH holding ORG_TEXT; sources are absolute, so the map can move.
+ */
+export function sourceMapOf(target: string, lines: readonly SourceLine[], orgPath: string, orgText: string): EncodedSourceMap {
+  const map = new GenMapping({file: path.basename(target)})
+  lines.forEach((line, index) => {
+    line.segments.forEach((run, k) => {
+      // A run Org does not hold ends the previous mapping without starting one.
+      if (run.line === 0) return addSegment(map, index, run.from)
+      // A run is copied character for character: map each token, so that columns survive a compiler's own map.
+      const end = line.segments[k + 1]?.from ?? line.text.length
+      for (const token of line.text.slice(run.from, end).matchAll(TOKEN)) {
+        addSegment(map, index, run.from + token.index, orgPath, run.line - 1, run.column - 1 + token.index)
+      }
+    })
+  })
+  setSourceContent(map, orgPath, orgText)
+  return toEncodedMap(map)
+}
+
+/** Write MAP at FILE atomically, unless it already holds exactly that. */
+export function writeSourceMap(file: string, map: EncodedSourceMap): void {
+  const json = JSON.stringify(map)
+  if (fs.existsSync(file) && fs.readFileSync(file, 'utf8') === json) return
+  fs.mkdirSync(path.dirname(file), {recursive: true})
+  const temporary = `${file}.${process.pid}.tmp`
+  fs.writeFileSync(temporary, json)
+  fs.renameSync(temporary, file)
+}

@@ -1,0 +1,91 @@
+/**
+ * TypeScript checking with ts-morph, kept warm between checks: the language
+ * service behind a ts-morph Project reuses every unchanged source file, so a
+ * re-check after one save costs the changed files and their importers, not
+ * the whole program (8–25 ms against 5 s at 1000 documents).
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import {Project, ts} from 'ts-morph'
+import {DEFAULT_COMPILER_OPTIONS, type TsProblem} from './checker.ts'
+
+export class WarmChecker {
+  private readonly project: Project
+
+  /** A checker with the options of TSCONFIG (its files are not added: only the roots it is given and what they import). */
+  constructor(readonly tsconfig: string | undefined) {
+    this.project = tsconfig
+      ? new Project({tsConfigFilePath: tsconfig, skipAddingFilesFromTsConfig: true})
+      : new Project({compilerOptions: ts.convertCompilerOptionsFromJson(DEFAULT_COMPILER_OPTIONS, '').options})
+  }
+
+  /** Problems of the program rooted at ROOTS (absolute paths; those that no longer exist are dropped), with the configuration's. */
+  checkProgram(roots: readonly string[]): TsProblem[] {
+    this.update(roots)
+    const own = this.project.getSourceFiles().filter((file) => !file.isInNodeModules() && !file.isDeclarationFile())
+    return this.check(
+      own.map((file) => file.getFilePath()),
+      {program: true},
+    )
+  }
+
+  /** Read FILES (again) from disk into the program, with what they import; forget those that no longer exist. */
+  update(files: readonly string[]): void {
+    for (const file of files) {
+      const known = this.project.getSourceFile(file)
+      if (!fs.existsSync(file)) {
+        if (known) this.project.removeSourceFile(known)
+      } else if (known) known.refreshFromFileSystemSync()
+      else this.project.addSourceFileAtPath(file)
+    }
+    this.project.resolveSourceFileDependencies()
+  }
+
+  syntaxOf(file: string): ts.SourceFile | undefined {
+    return this.project.getSourceFile(file)?.compilerNode
+  }
+
+  /** Whether FILE is in the program. */
+  holds(file: string): boolean {
+    return this.project.getSourceFile(file) !== undefined
+  }
+
+  /** The files that import any of FILES, directly or through others. */
+  importersOf(files: readonly string[]): string[] {
+    const seen = new Set<string>(files)
+    const pending = [...files]
+    const found: string[] = []
+    while (pending.length > 0) {
+      const file = this.project.getSourceFile(pending.pop()!)
+      for (const importer of file?.getReferencingSourceFiles() ?? []) {
+        const name = importer.getFilePath()
+        if (seen.has(name)) continue
+        seen.add(name)
+        found.push(name)
+        pending.push(name)
+      }
+    }
+    return found.sort()
+  }
+
+  /** Syntax and type problems of FILES; with `program`, also the configuration's and the program's own. */
+  check(files: readonly string[], options: {program?: boolean} = {}): TsProblem[] {
+    const program = this.project.getProgram().compilerObject
+    const problems: ts.Diagnostic[] = options.program ? [...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics()] : []
+    for (const file of files) {
+      const source = program.getSourceFile(file)
+      if (!source) continue
+      problems.push(...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source))
+    }
+    return problems.filter((problem) => problem.category === ts.DiagnosticCategory.Error || problem.category === ts.DiagnosticCategory.Warning).map(toProblem)
+  }
+}
+
+function toProblem(problem: ts.Diagnostic): TsProblem {
+  const message = ts.flattenDiagnosticMessageText(problem.messageText, '\n')
+  const severity = problem.category === ts.DiagnosticCategory.Error ? 'error' : 'warning'
+  const code = `TS${problem.code}`
+  if (!problem.file || problem.start === undefined) return {file: undefined, line: 0, column: 0, code, message, severity}
+  const start = problem.file.getLineAndCharacterOfPosition(problem.start)
+  return {file: path.resolve(problem.file.fileName), line: start.line + 1, column: start.character + 1, code, message, severity}
+}

@@ -1,0 +1,24 @@
+/**
+ * `passepartout check [FILE|DIR ...]`: tangle, then type-check the generated
+ * TypeScript and hold skills to their capabilities; every problem at its Org
+ * line. `make tangle` runs it.
+ */
+import {CheckSession, hasCheckErrors} from '../check/check-session.ts'
+import {isError} from '../diagnostics.ts'
+import {findProjectRoot} from '../project.ts'
+import {printDiagnostics} from './output.ts'
+import {resolveInputs, summary, type TangleFlags} from './tangle-command.ts'
+import type {CommandContext} from './usage.ts'
+
+export async function runCheck(args: string[], flags: Pick<TangleFlags, 'allowOutside'>, context: CommandContext): Promise<number> {
+  const files = resolveInputs(args, context.cwd)
+  const session = new CheckSession({project: findProjectRoot(context.cwd), allowOutside: flags.allowOutside})
+  const report = await session.checkAll(files)
+  printDiagnostics(report.diagnostics, {cwd: context.cwd, frames: context.frames})
+  const errors = report.diagnostics.filter(isError).length
+  const warnings = report.diagnostics.length - errors
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
+  process.stdout.write(`${summary(report.tangle, false)}\n`)
+  process.stdout.write(`checked ${plural(report.checkedFiles, 'TypeScript file')}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')} in ${Math.round(report.elapsedMs)} ms\n`)
+  return hasCheckErrors(report) ? 1 : 0
+}

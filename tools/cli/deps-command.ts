@@ -1,0 +1,64 @@
+/**
+ * `passepartout deps [FILE|DIR ...]`: the documents in load order, one path a
+ * line; `--json` the graph for programs; `--dot` the graph for Graphviz
+ * (`passepartout deps --dot | dot -Tsvg > deps.svg`).
+ */
+import {displayPath, isError} from '../diagnostics.ts'
+import {readDocumentGraph} from '../graph/read-graph.ts'
+import {findProjectRoot} from '../project.ts'
+import {printDiagnostics} from './output.ts'
+import {resolveInputs} from './tangle-command.ts'
+import type {CommandContext} from './usage.ts'
+
+export interface DepsFlags {
+  json: boolean
+  dot: boolean
+}
+
+export function runDeps(args: string[], flags: DepsFlags, context: CommandContext): number {
+  const files = resolveInputs(args, context.cwd)
+  const {graph, documents} = readDocumentGraph(files, findProjectRoot(context.cwd) ?? context.cwd)
+  const show = (file: string) => displayPath(file, context.cwd)
+  if (flags.json) {
+    const report = {
+      order: graph.order.map(show),
+      documents: documents.map((document) => ({
+        path: show(document.path),
+        ids: document.ids.map((entry) => entry.id),
+        dependsOn: (graph.dependencies.get(document.path) ?? []).map(show),
+        broken: graph.broken.has(document.path),
+      })),
+      diagnostics: graph.diagnostics.map((message) => ({
+        file: message.file ? show(message.file) : null,
+        line: message.line ?? null,
+        column: message.column ?? null,
+        severity: message.fatal ? 'error' : 'warning',
+        rule: message.ruleId,
+        reason: message.reason,
+      })),
+    }
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
+  } else if (flags.dot) {
+    process.stdout.write(toDot(graph.order, graph.dependencies, show))
+  } else {
+    for (const file of graph.order) process.stdout.write(`${show(file)}\n`)
+  }
+  printDiagnostics(graph.diagnostics, {cwd: context.cwd, frames: context.frames})
+  return graph.diagnostics.some(isError) ? 1 : 0
+}
+
+/** DOT with an edge from each document to each document it depends on (an arrow reads "needs"). */
+export function toDot(order: readonly string[], dependencies: ReadonlyMap<string, readonly string[]>, show: (file: string) => string): string {
+  const lines = ['digraph passepartout {', '  rankdir=LR;', '  node [shape=box];']
+  for (const file of order) lines.push(`  ${quote(show(file))};`)
+  for (const file of order) {
+    for (const target of dependencies.get(file) ?? []) lines.push(`  ${quote(show(file))} -> ${quote(show(target))};`)
+  }
+  lines.push('}')
+  return `${lines.join('\n')}\n`
+}
+
+/** A DOT quoted identifier: backslashes and double quotes escaped, newlines as `\n`. */
+function quote(text: string): string {
+  return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`
+}
