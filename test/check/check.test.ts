@@ -182,4 +182,22 @@ describe('a warm re-check', () => {
     fs.writeFileSync(path.join(dir, 'org/base.org'), org('#+begin_src typescript :tangle base.ts', 'export const base: number = 2', '#+end_src'))
     expect((await session.recheck([path.join(dir, 'org/base.org')])).diagnostics).toEqual([])
   })
+
+  it('follows a document that starts importing a new one, and a document that stops writing a file', async () => {
+    const dir = project({
+      'org/user.org': org('#+begin_src typescript :tangle user.ts', 'export const total: number = 1', '#+end_src'),
+    })
+    const {session} = await check(dir)
+    await session.warmUp()
+    fs.writeFileSync(path.join(dir, 'org/extra.org'), org('#+begin_src typescript :tangle extra.ts', "export const extra = 'text'", '#+end_src'))
+    fs.writeFileSync(path.join(dir, 'org/user.org'), org('#+begin_src typescript :tangle user.ts', "import {extra} from './extra.ts'", 'export const total: number = extra', '#+end_src'))
+    const after = await session.recheck([path.join(dir, 'org/extra.org'), path.join(dir, 'org/user.org')])
+    expect(after.diagnostics.map((message) => formatDiagnostic(message, dir))).toEqual(["org/user.org:3:14: error TS2322: Type 'string' is not assignable to type 'number'. [ts]"])
+    fs.writeFileSync(path.join(dir, 'org/extra.org'), org('#+begin_src typescript :tangle extra2.ts', 'export const extra = 2', '#+end_src'))
+    fs.rmSync(path.join(dir, 'org/extra.ts'))
+    const gone = await session.recheck([path.join(dir, 'org/extra.org')])
+    expect(gone.diagnostics.map((message) => formatDiagnostic(message, dir))).toEqual([
+      "org/user.org:2:21: error TS2307: Cannot find module './extra.ts' or its corresponding type declarations. [ts]",
+    ])
+  })
 })

@@ -75,6 +75,22 @@ describe('passepartout check', () => {
     expect(result.stdout).toMatch(/^tangled 1 block from 1 document into 1 file \(0 unchanged\) in \d+ ms\nchecked 1 TypeScript file: 2 errors, 0 warnings in \d+ ms\n$/)
   })
 
+  it('reports the same problems when the tangle cache answers for the documents', () => {
+    const dir = project({
+      'node_modules/.keep': '',
+      'org/a.org': '#+begin_src typescript :tangle a.ts\nexport const a: number = "a"\n#+end_src\n',
+      'org/b.org': '#+begin_src typescript :tangle b.ts\nexport const b: number = 1\n#+end_src\n',
+    })
+    const first = run(['check'], dir)
+    const map = path.join(dir, 'node_modules/.cache/passepartout/maps/org/a.ts.map')
+    fs.rmSync(map)
+    const second = run(['check'], dir)
+    expect(second.stdout).toMatch(/\(2 unchanged\)/)
+    expect(second.stderr).toBe(first.stderr)
+    expect(second.stderr).toBe("org/a.org:2:14: error TS2322: Type 'string' is not assignable to type 'number'. [ts]\n")
+    expect(fs.existsSync(map)).toBe(true)
+  })
+
   it('exits 0 on a clean project', () => {
     const dir = project({'org/a.org': '#+begin_src typescript :tangle a.ts\nexport const a: number = 1\n#+end_src\n'})
     expect(run(['check'], dir)).toMatchObject({status: 0, stderr: ''})

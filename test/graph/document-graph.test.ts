@@ -7,7 +7,7 @@ import path from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {formatDiagnostic} from '../../tools/diagnostics.ts'
 import {buildGraph, dependentsOf} from '../../tools/graph/document-graph.ts'
-import {dependencyEntries, documentMeta} from '../../tools/graph/document-meta.ts'
+import {dependencyEntries, documentMeta} from '../../tools/org/document-meta.ts'
 import {readOrg} from '../../tools/org/parse.ts'
 
 const base = '/project'

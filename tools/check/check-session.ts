@@ -11,14 +11,19 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type {ts} from 'ts-morph'
+import {debug} from '../debug.ts'
 import {type Diagnostic, isError} from '../diagnostics.ts'
 import {buildGraph} from '../graph/document-graph.ts'
-import {type DocumentMeta, documentMeta} from '../graph/document-meta.ts'
+import type {DocumentMeta} from '../org/document-meta.ts'
+import {TangleCache} from '../tangle/cache.ts'
 import {type TangleReport, tangle} from '../tangle/tangle.ts'
 import type {TsProblem} from './checker.ts'
 import {GeneratedFiles} from './generated-files.ts'
 import {NativeChecker, nativeCompiler, nativeWorkDir} from './native-checker.ts'
+import {suspectText} from './suspects.ts'
 import type {WarmChecker} from './warm-checker.ts'
+
+const log = debug('check')
 
 export interface CheckReport {
   tangle: TangleReport
@@ -37,18 +42,22 @@ export interface CheckSessionOptions {
   allowOutside?: boolean
   /** Check with ts-morph even when the native compiler is installed. */
   warmOnly?: boolean
+  /** Skip the documents unchanged since the last tangle (the tangle cache); on by default. */
+  cache?: boolean
 }
 
 export class CheckSession {
   private readonly generated: GeneratedFiles
   /** What each document checked so far says of its IDs and dependencies. */
   private readonly documents = new Map<string, DocumentMeta>()
+  /** The document graph's diagnostics, built again only when what a document declares changes. */
+  private graphDiagnostics: Diagnostic[] | undefined
   private readonly tsconfig: string | undefined
   private readonly native: NativeChecker | undefined
   private warm: WarmChecker | undefined
 
   constructor(private readonly options: CheckSessionOptions) {
-    this.generated = new GeneratedFiles(options.project)
+    this.generated = new GeneratedFiles(options.project, options.allowOutside === true)
     const tsconfig = options.project && path.join(options.project, 'tsconfig.json')
     this.tsconfig = tsconfig && fs.existsSync(tsconfig) ? tsconfig : undefined
     const compiler = options.warmOnly ? undefined : nativeCompiler()
@@ -58,9 +67,10 @@ export class CheckSession {
   /** Tangle every one of FILES (Org documents) and check the whole program their TypeScript files make. */
   async checkAll(files: string[]): Promise<CheckReport> {
     const started = performance.now()
-    const {report, extra, touched} = this.tangle(files)
+    const {report, extra, touched} = this.tangle(files, {cache: true})
     this.warm?.update(touched)
     const roots = this.generated.all()
+    log?.(`tangled ${report.documents.length} documents; checking ${roots.length} files`)
     let checker: CheckReport['checker'] = 'native'
     let problems: Promise<TsProblem[]>
     if (this.native) problems = this.native.checkProgram(roots)
@@ -68,45 +78,72 @@ export class CheckSession {
       checker = 'warm'
       problems = this.warmChecker().then((warm) => warm.checkProgram(roots))
     }
-    // While the compiler runs in its own process, parse the skills here.
+    // While the compiler runs in its own process, write the maps and hold the skills to their capabilities here.
+    this.generated.writeMaps()
     const skills = roots.filter((file) => this.generated.isSkill(file))
-    const sandbox = skills.length > 0 ? await this.sandbox(skills, await syntaxParser()) : []
-    const diagnostics = [...report.diagnostics, ...extra, ...this.map(await problems), ...sandbox]
+    const sandbox = await this.sandbox(skills)
+    log?.(`sandbox rules done on ${skills.length} skill files`)
+    const found = await problems
+    log?.(`${checker} compiler done: ${found.length} problems`)
+    const diagnostics = [...report.diagnostics, ...extra, ...this.map(found), ...sandbox]
+    // Documents planned again to map their problems have maps to write too.
+    this.generated.writeMaps()
+    log?.('problems mapped to their Org lines')
     return {tangle: report, diagnostics, checkedFiles: roots.length, checker, elapsedMs: performance.now() - started}
   }
 
-  /** Tangle CHANGED documents again; check their files and the files that import them, on the warm program. */
+  /**
+   * Tangle CHANGED documents again; check their files and the files that import
+   * them directly, on the warm program. A change that reaches further (an
+   * inferred type that flows through an importer to its own importers) is
+   * caught by the next `checkAll`, which a long-lived process runs in the
+   * background.
+   */
   async recheck(changed: string[]): Promise<CheckReport> {
     const warm = await this.warmChecker()
     const started = performance.now()
-    const {report, extra, touched} = this.tangle(changed)
+    // Changed documents are planned whatever the cache says: it would only cost the reading and writing of its file.
+    const {report, extra, touched} = this.tangle(changed, {cache: false})
+    log?.(`tangled ${changed.length} changed documents`)
+    // The importers of a file that goes away are known only before it goes.
+    const importers = warm.directImportersOf(touched)
     warm.update(touched)
-    const checked = [...touched.filter((file) => warm.holds(file))]
-    checked.push(...warm.importersOf(checked))
+    const kept = touched.filter((file) => warm.holds(file))
+    const checked = [...new Set([...kept, ...importers, ...warm.directImportersOf(kept)])].filter((file) => warm.holds(file))
+    log?.(`program updated; checking ${checked.length} files`)
     const sandbox = await this.sandbox(
       checked.filter((file) => this.generated.isSkill(file)),
       (file) => warm.syntaxOf(file),
     )
     const diagnostics = [...report.diagnostics, ...extra, ...this.map(warm.check(checked)), ...sandbox]
+    log?.('checked')
+    this.generated.writeMaps()
     return {tangle: report, diagnostics, checkedFiles: checked.length, checker: 'warm', elapsedMs: performance.now() - started}
   }
 
-  /** Load every generated file into the warm program, so that the first `recheck` after a save is as fast as the next. */
+  /** Load every generated file into the warm program and check one, so that the first `recheck` after a save is as fast as the next. */
   async warmUp(): Promise<void> {
     const warm = await this.warmChecker()
     warm.update(this.generated.all())
+    warm.prime()
   }
 
   /** Tangle FILES; record what they wrote; the diagnostics of the document graph as it now stands. */
-  private tangle(files: string[]) {
-    const report = tangle({files, allowOutside: this.options.allowOutside})
+  private tangle(files: string[], options: {cache: boolean}) {
+    const {project, allowOutside = false} = this.options
+    const cache = project && options.cache && this.options.cache !== false ? TangleCache.open(project, {tool: process.env.PASSEPARTOUT_BUILD ?? '', allowOutside}) : undefined
+    const report = tangle({files, allowOutside, cache})
     const extra: Diagnostic[] = []
     const touched = report.documents.flatMap((document) => this.generated.record(document, extra))
     for (const document of report.documents) {
-      if (document.plan?.root) this.documents.set(document.path, documentMeta(document.path, document.plan.root))
+      const before = this.documents.get(document.path)
+      if (document.meta) this.documents.set(document.path, document.meta)
       else this.documents.delete(document.path)
+      if (JSON.stringify(before) !== JSON.stringify(document.meta)) this.graphDiagnostics = undefined
     }
-    extra.unshift(...buildGraph([...this.documents.values()], {base: this.options.project ?? process.cwd()}).diagnostics)
+    this.graphDiagnostics ??= buildGraph([...this.documents.values()], {base: this.options.project ?? process.cwd()}).diagnostics
+    extra.unshift(...this.graphDiagnostics)
+    log?.('document graph built')
     return {report, extra, touched}
   }
 
@@ -125,26 +162,19 @@ export class CheckSession {
     return problems.map((problem) => this.generated.diagnosticOf(problem, fallback))
   }
 
-  /** The sandbox diagnostics of the skill FILES, parsed by PARSE; the rules are loaded on first use. */
-  private async sandbox(files: readonly string[], parse: (file: string) => ts.SourceFile | undefined): Promise<Diagnostic[]> {
-    if (files.length === 0) return []
+  /**
+   * The sandbox diagnostics of the skill FILES whose text may hold a violation,
+   * with their syntax trees from SYNTAX_OF or parsed from that text. The rules
+   * (and TypeScript's parser) are loaded only when some file needs them.
+   */
+  private async sandbox(files: readonly string[], syntaxOf?: (file: string) => ts.SourceFile | undefined): Promise<Diagnostic[]> {
+    const suspects = files.map((file) => ({file, text: suspectText(file)})).filter((suspect) => suspect.text !== undefined)
+    if (suspects.length === 0) return []
     const rules = await import('./sandbox.ts')
-    return files.flatMap((file) => {
-      const source = parse(file)
+    return suspects.flatMap(({file, text}) => {
+      const source = syntaxOf ? syntaxOf(file) : rules.parse(file, text!)
       return source ? this.generated.sandboxDiagnostics(file, source, rules) : []
     })
-  }
-}
-
-/** A parser of files into syntax trees, for the sandbox rules: TypeScript's, loaded on first use. */
-async function syntaxParser(): Promise<(file: string) => ts.SourceFile | undefined> {
-  const {ts} = await import('ts-morph')
-  return (file) => {
-    try {
-      return ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true)
-    } catch {
-      return undefined
-    }
   }
 }
 

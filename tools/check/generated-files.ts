@@ -1,22 +1,29 @@
 /**
  * What the check knows of each generated TypeScript file: the Org document it
- * came from and where each of its lines came from, and, for a skill, the
+ * came from, where each of its lines came from, and, for a skill, the
  * capabilities its document grants. Every problem found in a generated file
  * goes through here to be reported at its Org line.
+ *
+ * A document the tangle cache answered for is not read: its files' origins are
+ * planned again only when a problem in them needs mapping.
  */
+import fs from 'node:fs'
 import path from 'node:path'
 import type {ts} from 'ts-morph'
 import {type Diagnostic, diagnostic} from '../diagnostics.ts'
-import type {OrgRoot} from '../org/ast.ts'
-import type {DocumentOutcome} from '../tangle/tangle.ts'
+import type {DocumentMeta} from '../org/document-meta.ts'
+import {type DocumentOutcome, planFile} from '../tangle/tangle.ts'
+import type {TargetPlan} from '../tangle/tangle-document.ts'
+import {CAPABILITIES, type Capability, parseCapabilities} from './capabilities.ts'
 import {isTypeScript, type TsProblem} from './checker.ts'
 import {OriginMap} from './origin-map.ts'
 import type * as SandboxRules from './sandbox.ts'
-import {CAPABILITIES, type Capability, parseCapabilities} from './capabilities.ts'
 import {sourceMapOf, sourceMapPath, writeSourceMap} from './source-map.ts'
 
 interface GeneratedFile {
-  origins: OriginMap
+  orgPath: string
+  /** Undefined until a problem needs them, for a document the cache answered for. */
+  origins: OriginMap | undefined
   skill: SkillGrant | undefined
 }
 
@@ -29,32 +36,40 @@ export class GeneratedFiles {
   private readonly files = new Map<string, GeneratedFile>()
   /** The generated files of each document, to forget those it no longer writes. */
   private readonly filesOf = new Map<string, string[]>()
+  /** Source maps to write, kept until `writeMaps` so that they can be written while the compiler runs. */
+  private pendingMaps: {file: string; map: () => string}[] = []
 
-  /** PROJECT: the project root (skills live in its org/skills/, maps in its cache), or undefined outside a project. */
-  constructor(private readonly project: string | undefined) {}
+  constructor(
+    /** The project root (skills live in its org/skills/, maps in its cache), or undefined outside a project. */
+    private readonly project: string | undefined,
+    private readonly allowOutside: boolean,
+  ) {}
 
   /**
-   * Record the TypeScript files DOCUMENT writes, with their origins, and write
-   * their source maps. Returns the files that changed: those it writes and
-   * those it no longer writes. A failed document wrote nothing: what it wrote
-   * last stays on disk and stays recorded.
+   * Record the TypeScript files DOCUMENT writes and queue their source maps
+   * when they may have changed or are missing. Returns the files that changed: those it writes and those it no
+   * longer writes. A failed document wrote nothing: what it wrote last stays on
+   * disk and stays recorded.
    */
   record(document: DocumentOutcome, out: Diagnostic[]): string[] {
-    const root = document.plan?.root
-    if (document.failed || !document.plan || !root) return []
+    if (document.failed || !document.meta) return []
     const previous = this.filesOf.get(document.path) ?? []
     for (const file of previous) this.files.delete(file)
-    const skill = this.skillOf(document.path, root, out)
-    const current: string[] = []
-    for (const target of document.plan.targets) {
-      if (!isTypeScript(target.path)) continue
-      this.files.set(target.path, {origins: new OriginMap(document.path, target.lines), skill})
-      current.push(target.path)
-      const mapFile = this.project && sourceMapPath(this.project, target.path)
-      if (mapFile) writeSourceMap(mapFile, sourceMapOf(target.path, target.lines, document.path, root.data.text))
-    }
+    const skill = this.skillOf(document.meta, out)
+    const current = document.targets.map((target) => target.path).filter(isTypeScript)
+    for (const file of current) this.files.set(file, {orgPath: document.path, origins: undefined, skill})
     this.filesOf.set(document.path, current)
+    const maps = this.project ? current.map((file) => sourceMapPath(this.project!, file)) : []
+    // A planned document has its lines at hand; a cached one is planned again only when a map is missing.
+    if (document.plan) this.remember(document.path, document.plan.targets, document.plan.root?.data.text ?? '')
+    else if (maps.some((map) => map && !fs.existsSync(map))) this.plan(document.path)
     return [...previous.filter((file) => !current.includes(file)), ...current]
+  }
+
+  /** Write the queued source maps. */
+  writeMaps(): void {
+    for (const {file, map} of this.pendingMaps) writeSourceMap(file, map())
+    this.pendingMaps = []
   }
 
   /** Every generated TypeScript file recorded, sorted. */
@@ -70,35 +85,55 @@ export class GeneratedFiles {
   /** A TypeScript problem at its Org position when the file was generated, else where TypeScript saw it (FALLBACK for problems of no file). */
   diagnosticOf(problem: TsProblem, fallback: string): Diagnostic {
     const extras = {code: problem.code, severity: problem.severity}
-    const generated = problem.file ? this.files.get(problem.file) : undefined
-    if (generated) return diagnostic(generated.origins.orgPath, 'ts', problem.message, generated.origins.originOf(problem.line, problem.column), extras)
+    const origins = problem.file ? this.originsOf(problem.file) : undefined
+    if (origins) return diagnostic(origins.orgPath, 'ts', problem.message, origins.originOf(problem.line, problem.column), extras)
     const place = problem.line > 0 ? {line: problem.line, column: problem.column} : undefined
     return diagnostic(problem.file ?? fallback, 'ts', problem.message, place, extras)
   }
 
   /** The violations of the sandbox RULES in the skill file whose syntax tree is SOURCE, at their Org positions. */
   sandboxDiagnostics(file: string, source: ts.SourceFile, rules: typeof SandboxRules): Diagnostic[] {
-    const generated = this.files.get(file)
-    const skill = generated?.skill
-    if (!generated || !skill) return []
+    const skill = this.files.get(file)?.skill
+    if (!skill) return []
     return rules.findSandboxViolations(source, skill.granted).map((violation) => {
       const start = source.getLineAndCharacterOfPosition(violation.start)
-      const origin = generated.origins.originOf(start.line + 1, start.character + 1)
-      return diagnostic(generated.origins.orgPath, violation.ruleId, rules.violationMessage(skill.name, violation), origin)
+      const origins = this.originsOf(file)!
+      return diagnostic(origins.orgPath, violation.ruleId, rules.violationMessage(skill.name, violation), origins.originOf(start.line + 1, start.character + 1))
     })
   }
 
-  /** A document under the project's org/skills/ is a skill: its name and the capabilities its `#+CAPABILITIES:` lines grant. */
-  private skillOf(orgPath: string, root: OrgRoot, out: Diagnostic[]): SkillGrant | undefined {
-    const skills = this.project && path.join(this.project, 'org', 'skills')
-    if (!skills || !orgPath.startsWith(`${skills}${path.sep}`)) return undefined
-    const granted = new Set<Capability>()
-    for (const node of root.children) {
-      if (node.type !== 'keyword' || node.key !== 'CAPABILITIES') continue
-      const parsed = parseCapabilities(node.value)
-      for (const capability of parsed.granted) granted.add(capability)
-      for (const name of parsed.unknown) out.push(diagnostic(orgPath, 'sandbox/unknown-capability', `'${name}' is not a capability; the capabilities are ${Object.keys(CAPABILITIES).join(', ')}`, node.position))
+  private originsOf(file: string): OriginMap | undefined {
+    const generated = this.files.get(file)
+    if (generated && !generated.origins) this.plan(generated.orgPath)
+    return generated?.origins
+  }
+
+  /** Plan the document at ORG_PATH again (it is unchanged since the cache saw it) for its origins and maps. */
+  private plan(orgPath: string): void {
+    const plan = planFile(orgPath, this.allowOutside)
+    this.remember(orgPath, plan.targets, plan.root?.data.text ?? '')
+  }
+
+  private remember(orgPath: string, targets: readonly TargetPlan[], orgText: string): void {
+    for (const target of targets) {
+      const generated = this.files.get(target.path)
+      if (!generated) continue
+      generated.origins = new OriginMap(orgPath, target.lines)
+      const mapFile = this.project && sourceMapPath(this.project, target.path)
+      if (mapFile) this.pendingMaps.push({file: mapFile, map: () => JSON.stringify(sourceMapOf(target.path, target.lines, orgPath, orgText))})
     }
-    return {name: path.basename(orgPath, '.org'), granted}
+  }
+
+  /** A document under the project's org/skills/ is a skill: its name and the capabilities its `#+CAPABILITIES:` lines grant. */
+  private skillOf(meta: DocumentMeta, out: Diagnostic[]): SkillGrant | undefined {
+    const skills = this.project && path.join(this.project, 'org', 'skills')
+    if (!skills || !meta.path.startsWith(`${skills}${path.sep}`)) return undefined
+    const granted = new Set<Capability>()
+    for (const line of meta.capabilities) {
+      const parsed = parseCapabilities(line.value)
+      for (const capability of parsed.granted) granted.add(capability)
+      for (const name of parsed.unknown) out.push(diagnostic(meta.path, 'sandbox/unknown-capability', `'${name}' is not a capability; the capabilities are ${Object.keys(CAPABILITIES).join(', ')}`, line.position))
+    }
+    return {name: path.basename(meta.path, '.org'), granted}
   }
 }

@@ -13,13 +13,34 @@ import os from 'node:os'
 import path from 'node:path'
 import {DEFAULT_COMPILER_OPTIONS, type TsProblem} from './checker.ts'
 
-/** The native compiler's entry point, or undefined when the installed `typescript` is not version 7 or later. */
-export function nativeCompiler(): string | undefined {
+/** How to run the native compiler: a program and the arguments before ours. */
+export interface NativeCompiler {
+  command: string
+  args: string[]
+}
+
+/**
+ * The native compiler, or undefined when the installed `typescript` is not
+ * version 7 or later: its executable from the platform's package when there
+ * is one (no Node process in between), else its `tsc` script.
+ */
+export function nativeCompiler(): NativeCompiler | undefined {
   try {
-    const require = createRequire(import.meta.url)
-    const manifest = require.resolve('typescript/package.json')
+    const manifest = createRequire(import.meta.url).resolve('typescript/package.json')
     const {version, bin} = JSON.parse(fs.readFileSync(manifest, 'utf8')) as {version: string; bin: {tsc: string}}
-    return Number.parseInt(version, 10) >= 7 ? path.resolve(path.dirname(manifest), bin.tsc) : undefined
+    if (Number.parseInt(version, 10) < 7) return undefined
+    const executable = platformExecutable(manifest)
+    return executable ? {command: executable, args: []} : {command: process.execPath, args: [path.resolve(path.dirname(manifest), bin.tsc)]}
+  } catch {
+    return undefined
+  }
+}
+
+function platformExecutable(typescriptManifest: string): string | undefined {
+  try {
+    const manifest = createRequire(typescriptManifest).resolve(`@typescript/typescript-${process.platform}-${process.arch}/package.json`)
+    const executable = path.join(path.dirname(manifest), 'lib', process.platform === 'win32' ? 'tsc.exe' : 'tsc')
+    return fs.existsSync(executable) ? executable : undefined
   } catch {
     return undefined
   }
@@ -27,7 +48,7 @@ export function nativeCompiler(): string | undefined {
 
 export class NativeChecker {
   constructor(
-    private readonly compiler: string,
+    private readonly compiler: NativeCompiler,
     readonly tsconfig: string | undefined,
     /** Where the generated configuration goes: a folder of the project's cache. */
     private readonly workDir: string,
@@ -39,7 +60,7 @@ export class NativeChecker {
     const config = path.join(this.workDir, `tsconfig.${process.pid}.json`)
     fs.writeFileSync(config, JSON.stringify(this.configFor(roots.filter((root) => fs.existsSync(root)))))
     try {
-      const {status, output} = await run(process.execPath, [this.compiler, '-p', config, '--pretty', 'false'], this.workDir)
+      const {status, output} = await run(this.compiler.command, [...this.compiler.args, '-p', config, '--pretty', 'false'], this.workDir)
       const problems = parseOutput(output, this.workDir)
       // 0: clean; 1 and 2: problems reported. Anything else, or nothing said on a failure, is the compiler failing.
       if (status !== 0 && (status > 2 || problems.length === 0)) throw new Error(`tsc exited with status ${status}: ${output.trim()}`)

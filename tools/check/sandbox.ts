@@ -54,6 +54,11 @@ const NETWORK_GLOBALS = new Set(['fetch', 'WebSocket', 'XMLHttpRequest', 'EventS
 const NATIVE_MEMBERS = new Set(['binding', 'dlopen', '_linkedBinding'])
 const GLOBAL_OBJECTS = new Set(['globalThis', 'global', 'self', 'window'])
 
+/** The syntax tree of TEXT, the content of FILE, as the rules read it. */
+export function parse(file: string, text: string): ts.SourceFile {
+  return ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true)
+}
+
 /** Every use in SOURCE of a capability GRANTED does not hold, in the order of the text. */
 export function findSandboxViolations(source: ts.SourceFile, granted: ReadonlySet<Capability>): Violation[] {
   const bindings = new ModuleBindings(source)

@@ -39,9 +39,8 @@ export function sourceMapOf(target: string, lines: readonly SourceLine[], orgPat
   return toEncodedMap(map)
 }
 
-/** Write MAP at FILE atomically, unless it already holds exactly that. */
-export function writeSourceMap(file: string, map: EncodedSourceMap): void {
-  const json = JSON.stringify(map)
+/** Write JSON (a map) at FILE atomically, unless it already holds exactly that. */
+export function writeSourceMap(file: string, json: string): void {
   if (fs.existsSync(file) && fs.readFileSync(file, 'utf8') === json) return
   fs.mkdirSync(path.dirname(file), {recursive: true})
   const temporary = `${file}.${process.pid}.tmp`

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import {Project, ts} from 'ts-morph'
+import {Project, type SourceFile, ts} from 'ts-morph'
 import {DEFAULT_COMPILER_OPTIONS, type TsProblem} from './checker.ts'
 
 export class WarmChecker {
@@ -31,14 +31,28 @@ export class WarmChecker {
 
   /** Read FILES (again) from disk into the program, with what they import; forget those that no longer exist. */
   update(files: readonly string[]): void {
+    let importsChanged = false
     for (const file of files) {
       const known = this.project.getSourceFile(file)
       if (!fs.existsSync(file)) {
         if (known) this.project.removeSourceFile(known)
-      } else if (known) known.refreshFromFileSystemSync()
-      else this.project.addSourceFileAtPath(file)
+      } else if (known) {
+        const before = importsOf(known)
+        known.refreshFromFileSystemSync()
+        importsChanged ||= importsOf(known) !== before
+      } else {
+        this.project.addSourceFileAtPath(file)
+        importsChanged = true
+      }
     }
-    this.project.resolveSourceFileDependencies()
+    // Looking for the files imports bring in walks the whole program: only when they may have changed.
+    if (importsChanged) this.project.resolveSourceFileDependencies()
+  }
+
+  /** Build the program, bind its files and check one: the work the first check after loading would otherwise do. */
+  prime(): void {
+    const first = this.project.getSourceFiles().find((file) => !file.isInNodeModules() && !file.isDeclarationFile())
+    if (first) this.check([first.getFilePath()])
   }
 
   syntaxOf(file: string): ts.SourceFile | undefined {
@@ -50,22 +64,14 @@ export class WarmChecker {
     return this.project.getSourceFile(file) !== undefined
   }
 
-  /** The files that import any of FILES, directly or through others. */
-  importersOf(files: readonly string[]): string[] {
-    const seen = new Set<string>(files)
-    const pending = [...files]
-    const found: string[] = []
-    while (pending.length > 0) {
-      const file = this.project.getSourceFile(pending.pop()!)
-      for (const importer of file?.getReferencingSourceFiles() ?? []) {
-        const name = importer.getFilePath()
-        if (seen.has(name)) continue
-        seen.add(name)
-        found.push(name)
-        pending.push(name)
-      }
+  /** The files that import any of FILES themselves, sorted; FILES left out. */
+  directImportersOf(files: readonly string[]): string[] {
+    const found = new Set<string>()
+    for (const file of files) {
+      for (const importer of this.project.getSourceFile(file)?.getReferencingSourceFiles() ?? []) found.add(importer.getFilePath())
     }
-    return found.sort()
+    for (const file of files) found.delete(file)
+    return [...found].sort()
   }
 
   /** Syntax and type problems of FILES; with `program`, also the configuration's and the program's own. */
@@ -79,6 +85,13 @@ export class WarmChecker {
     }
     return problems.filter((problem) => problem.category === ts.DiagnosticCategory.Error || problem.category === ts.DiagnosticCategory.Warning).map(toProblem)
   }
+}
+
+function importsOf(file: SourceFile): string {
+  return file
+    .getImportStringLiterals()
+    .map((literal) => literal.getLiteralText())
+    .join('\n')
 }
 
 function toProblem(problem: ts.Diagnostic): TsProblem {

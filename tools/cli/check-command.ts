@@ -10,9 +10,9 @@ import {printDiagnostics} from './output.ts'
 import {resolveInputs, summary, type TangleFlags} from './tangle-command.ts'
 import type {CommandContext} from './usage.ts'
 
-export async function runCheck(args: string[], flags: Pick<TangleFlags, 'allowOutside'>, context: CommandContext): Promise<number> {
+export async function runCheck(args: string[], flags: Pick<TangleFlags, 'allowOutside' | 'cache'>, context: CommandContext): Promise<number> {
   const files = resolveInputs(args, context.cwd)
-  const session = new CheckSession({project: findProjectRoot(context.cwd), allowOutside: flags.allowOutside})
+  const session = new CheckSession({project: findProjectRoot(context.cwd), allowOutside: flags.allowOutside, cache: flags.cache})
   const report = await session.checkAll(files)
   printDiagnostics(report.diagnostics, {cwd: context.cwd, frames: context.frames})
   const errors = report.diagnostics.filter(isError).length

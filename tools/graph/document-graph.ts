@@ -10,7 +10,7 @@
  */
 import path from 'node:path'
 import {type Diagnostic, diagnostic, displayPath} from '../diagnostics.ts'
-import type {DependencyEntry, DocumentMeta} from './document-meta.ts'
+import type {DependencyEntry, DocumentMeta} from '../org/document-meta.ts'
 import {dependencyGroups, shortestCycle} from './cycles.ts'
 import {MinHeap} from './min-heap.ts'
 

@@ -6,7 +6,7 @@ import fs from 'node:fs'
 import {type Diagnostic, diagnostic} from '../diagnostics.ts'
 import {readOrg} from '../org/parse.ts'
 import {buildGraph, type DocumentGraph} from './document-graph.ts'
-import {type DocumentMeta, documentMeta} from './document-meta.ts'
+import {type DocumentMeta, documentMeta} from '../org/document-meta.ts'
 
 export interface GraphOnDisk {
   graph: DocumentGraph

@@ -1,14 +1,15 @@
 /**
  * What the last run learnt, so that a re-tangle with nothing changed reads no
  * Org file: for each document that tangled cleanly, the stamps (size, times,
- * inode) of the Org file and of every file it wrote, its block count and its
- * warnings. A document is reused only when all those stamps still match and
+ * inode) of the Org file and of every file it wrote, its block count, its
+ * warnings and what it declares about itself (IDs, dependencies, capabilities). A document is reused only when all those stamps still match and
  * the tool, HOME, umask and options are the same; anything else tangles it
  * again. The cache lives in the project's `node_modules/.cache/passepartout/`.
  */
 import fs from 'node:fs'
 import path from 'node:path'
 import {type Diagnostic, diagnostic, type RuleId} from '../diagnostics.ts'
+import type {DocumentMeta} from '../org/document-meta.ts'
 import {processUmask} from './write.ts'
 
 export interface Stamp {
@@ -33,7 +34,11 @@ export interface CachedDocument {
   blockCount: number
   targets: CachedTarget[]
   warnings: {ruleId: string; reason: string; line?: number; column?: number; endLine?: number; endColumn?: number}[]
+  meta: Omit<DocumentMeta, 'path'>
 }
+
+/** Changes whenever what the cache holds changes shape. */
+const FORMAT = 2
 
 interface CacheFile {
   key: string
@@ -52,7 +57,7 @@ export class TangleCache {
   /** The cache of PROJECT for this tool build and environment; undefined when the project has no node_modules. */
   static open(project: string, parts: {tool: string; allowOutside: boolean}): TangleCache | undefined {
     if (!parts.tool || !fs.existsSync(path.join(project, 'node_modules'))) return undefined
-    const key = JSON.stringify({tool: parts.tool, home: process.env.HOME ?? '', umask: processUmask(), allowOutside: parts.allowOutside})
+    const key = JSON.stringify({format: FORMAT, tool: parts.tool, home: process.env.HOME ?? '', umask: processUmask(), allowOutside: parts.allowOutside})
     const cache = new TangleCache(path.join(project, 'node_modules', '.cache', 'passepartout', 'tangle.json'), key)
     try {
       const stored = JSON.parse(fs.readFileSync(cache.file, 'utf8')) as CacheFile
@@ -76,7 +81,7 @@ export class TangleCache {
     return cached
   }
 
-  record(orgPath: string, blockCount: number, targets: Omit<CachedTarget, 'stamp'>[], warnings: readonly Diagnostic[]): void {
+  record(orgPath: string, blockCount: number, targets: Omit<CachedTarget, 'stamp'>[], warnings: readonly Diagnostic[], meta: DocumentMeta): void {
     const stamp = stampOf(orgPath)
     const stamped = targets.map((target) => ({...target, stamp: stampOf(target.path)}))
     if (!stamp || stamped.some((target) => !target.stamp)) return
@@ -85,6 +90,7 @@ export class TangleCache {
       blockCount,
       targets: stamped as CachedTarget[],
       warnings: warnings.map(serializeWarning),
+      meta: {ids: meta.ids, dependsOn: meta.dependsOn, capabilities: meta.capabilities},
     }
     this.dirty = true
   }

@@ -6,6 +6,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import {type Diagnostic, diagnostic, isError} from '../diagnostics.ts'
+import {type DocumentMeta, documentMeta} from '../org/document-meta.ts'
 import {type CachedDocument, cachedWarnings, type TangleCache} from './cache.ts'
 import {DiskView} from './disk.ts'
 import {type DocumentPlan, planDocument} from './tangle-document.ts'
@@ -41,6 +42,8 @@ export interface DocumentOutcome {
   diagnostics: Diagnostic[]
   /** The full plan (generated lines and their Org origins); absent when the cache answered. */
   plan: DocumentPlan | undefined
+  /** What the document declares about itself; absent when it could not be read. */
+  meta: DocumentMeta | undefined
   targets: TargetOutcome[]
 }
 
@@ -68,7 +71,8 @@ export function tangle(options: TangleOptions): TangleReport {
       document.targets.forEach((target, k) => (target.status = statuses[k]!))
       if (!options.dryRun) {
         const warnings = document.diagnostics.filter((message) => !isError(message))
-        options.cache?.record(document.path, document.blockCount, document.plan.targets.map((t, k) => ({path: t.path, fileName: t.fileName, blockLines: document.targets[k]!.blockLines, mode: t.mode ?? null, lineCount: document.targets[k]!.lineCount})), warnings)
+        const targets = document.plan.targets.map((t, k) => ({path: t.path, fileName: t.fileName, blockLines: document.targets[k]!.blockLines, mode: t.mode ?? null, lineCount: document.targets[k]!.lineCount}))
+        if (document.meta) options.cache?.record(document.path, document.blockCount, targets, warnings, document.meta)
       }
     } catch (error) {
       document.diagnostics.push(diagnostic(document.path, 'io/write', `cannot write the files of this document, none was written: ${(error as Error).message}`))
@@ -85,7 +89,8 @@ export function tangle(options: TangleOptions): TangleReport {
   }
 }
 
-function planFile(file: string, allowOutside: boolean, disk: DiskView): DocumentPlan {
+/** The plan of the Org file FILE as it is on disk: what it would write, line by line with origins. */
+export function planFile(file: string, allowOutside: boolean, disk = new DiskView()): DocumentPlan {
   let bytes: Uint8Array
   try {
     bytes = fs.readFileSync(file)
@@ -103,6 +108,7 @@ function fromPlan(plan: DocumentPlan): DocumentOutcome {
     blockCount: plan.blockCount,
     diagnostics: plan.diagnostics,
     plan,
+    meta: plan.root && documentMeta(plan.path, plan.root),
     targets: plan.targets.map((target) => ({
       path: target.path,
       document: plan.path,
@@ -121,6 +127,7 @@ function fromCache(file: string, cached: CachedDocument): DocumentOutcome {
     blockCount: cached.blockCount,
     diagnostics: cachedWarnings(file, cached),
     plan: undefined,
+    meta: {path: file, ...cached.meta},
     targets: cached.targets.map((target) => ({
       path: target.path,
       document: file,

@@ -1,7 +1,9 @@
 /**
- * What one Org document says about its place in the graph: the IDs it holds
- * (`:ID:` in the file-level drawer and in headings' drawers, as Org 9.5 reads
- * them) and what its `#+DEPENDS_ON:` lines name, each entry with its place.
+ * What one Org document declares about itself, each with its place: the IDs
+ * it holds (`:ID:` in the file-level drawer and in headings' drawers, as Org
+ * 9.5 reads them), what its `#+DEPENDS_ON:` lines name, and what its
+ * `#+CAPABILITIES:` lines grant its code. Plain data, so the tangle cache can
+ * keep it for documents it does not read again.
  */
 import type {Position} from 'unist'
 import type {OrgRoot} from '../org/ast.ts'
@@ -11,6 +13,8 @@ export interface DocumentMeta {
   path: string
   ids: {id: string; position: Position}[]
   dependsOn: DependencyEntry[]
+  /** The values of the `#+CAPABILITIES:` lines, as written. */
+  capabilities: {value: string; position: Position}[]
 }
 
 export interface DependencyEntry {
@@ -24,7 +28,7 @@ export interface DependencyEntry {
 }
 
 export function documentMeta(path: string, root: OrgRoot): DocumentMeta {
-  const meta: DocumentMeta = {path, ids: [], dependsOn: []}
+  const meta: DocumentMeta = {path, ids: [], dependsOn: [], capabilities: []}
   for (const node of root.children) {
     if (node.type === 'propertyDrawer') {
       for (const property of node.properties) {
@@ -34,7 +38,7 @@ export function documentMeta(path: string, root: OrgRoot): DocumentMeta {
     } else if (node.type === 'keyword' && node.key === 'DEPENDS_ON') {
       const line = node.position.start.line
       meta.dependsOn.push(...dependencyEntries(root.data.lines[line - 1] ?? '', line))
-    }
+    } else if (node.type === 'keyword' && node.key === 'CAPABILITIES') meta.capabilities.push({value: node.value, position: node.position})
   }
   return meta
 }
