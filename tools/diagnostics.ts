@@ -43,7 +43,7 @@ export const RULES = {
   'graph/self-dependency': ['error', 'a document that depends on itself'],
   'graph/cycle': ['error', 'documents that depend on each other in a cycle'],
   ts: ['error', 'a TypeScript diagnostic, reported at the Org line the code came from'],
-  'check/config': ['error', "the project's tsconfig.json cannot be read"],
+  'check/compiler': ['error', 'the TypeScript compiler could not run'],
   'sandbox/unknown-capability': ['warning', 'a #+CAPABILITIES: name that grants nothing'],
   'sandbox/restricted-import': ['error', 'a skill imports a restricted module without the capability for it'],
   'sandbox/dynamic-code': ['error', 'a skill evaluates code (eval, new Function, vm, import() of a computed name) without the eval capability'],

@@ -12,6 +12,7 @@ import path from 'node:path'
 import * as esbuild from 'esbuild'
 import {describe, expect, it} from 'vitest'
 import {CheckSession} from '../../tools/check/check-session.ts'
+import {NativeChecker, parseOutput} from '../../tools/check/native-checker.ts'
 import {sourceMapPath} from '../../tools/check/source-map.ts'
 import {formatDiagnostic} from '../../tools/diagnostics.ts'
 import {listOrgFiles} from '../../tools/project.ts'
@@ -95,6 +96,21 @@ describe.each([
     expect((await check(dir)).messages).toEqual(["org/a.org:7:14: error TS2322: Type 'number' is not assignable to type 'boolean'. [ts]"])
   })
 
+  it('counts columns in UTF-16 code units and keeps the details of a chained message', async () => {
+    const dir = project({
+      'org/a.org': org(
+        '#+begin_src typescript :tangle a.ts',
+        'const s = "é😀"; export const n: number = s',
+        'export const p: Promise<{x: string}> = Promise.resolve({x: 1})',
+        '#+end_src',
+      ),
+    })
+    expect((await check(dir)).messages).toEqual([
+      "org/a.org:2:31: error TS2322: Type 'string' is not assignable to type 'number'. [ts]",
+      "org/a.org:3:14: error TS2322: Type 'Promise<{ x: number; }>' is not assignable to type 'Promise<{ x: string; }>'.\n  Type '{ x: number; }' is not assignable to type '{ x: string; }'.\n    Types of property 'x' are incompatible.\n      Type 'number' is not assignable to type 'string'. [ts]",
+    ])
+  })
+
   it('reports a problem in a hand-written file at that file', async () => {
     const dir = project({
       'tools/helper.ts': 'export const helper: number = "nope"\n',
@@ -117,6 +133,22 @@ describe.each([
 async function checkWith(dir: string, warmOnly: boolean) {
   return check(dir, new CheckSession({project: dir, warmOnly}))
 }
+
+describe('the native compiler', () => {
+  it('reads problems and their chained details from tsc --pretty false', () => {
+    const output = "gen/a.ts(4,7): error TS2322: Type 'A' is not assignable to type 'B'.\n  Details here.\nerror TS5083: Cannot read file 'x'.\n"
+    expect(parseOutput(output, '/p')).toEqual([
+      {file: '/p/gen/a.ts', line: 4, column: 7, code: 'TS2322', message: "Type 'A' is not assignable to type 'B'.\n  Details here.", severity: 'error'},
+      {file: undefined, line: 0, column: 0, code: 'TS5083', message: "Cannot read file 'x'.", severity: 'error'},
+    ])
+  })
+
+  it('fails with what the compiler said when it cannot run', async () => {
+    const dir = project({'a.ts': 'export const a = 1\n', 'broken-tsc.mjs': 'console.error("no compiler here")\nprocess.exit(3)\n'})
+    const broken = new NativeChecker({command: process.execPath, args: [path.join(dir, 'broken-tsc.mjs')]}, undefined, path.join(dir, 'work'))
+    await expect(broken.checkProgram([path.join(dir, 'a.ts')])).rejects.toThrow(/status 3: no compiler here/)
+  })
+})
 
 describe('source maps', () => {
   it('lets a stack trace thrown at run time point at the Org line', async () => {

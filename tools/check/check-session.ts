@@ -12,7 +12,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type {ts} from 'ts-morph'
 import {debug} from '../debug.ts'
-import {type Diagnostic, isError} from '../diagnostics.ts'
+import {type Diagnostic, diagnostic, isError} from '../diagnostics.ts'
 import {buildGraph} from '../graph/document-graph.ts'
 import type {DocumentMeta} from '../org/document-meta.ts'
 import {TangleCache} from '../tangle/cache.ts'
@@ -83,9 +83,12 @@ export class CheckSession {
     const skills = roots.filter((file) => this.generated.isSkill(file))
     const sandbox = await this.sandbox(skills)
     log?.(`sandbox rules done on ${skills.length} skill files`)
-    const found = await problems
+    const found = await problems.then(
+      (list) => this.map(list),
+      (error: Error) => [diagnostic(this.tsconfig ?? this.options.project ?? process.cwd(), 'check/compiler', `the TypeScript compiler could not run: ${error.message}`)],
+    )
     log?.(`${checker} compiler done: ${found.length} problems`)
-    const diagnostics = [...report.diagnostics, ...extra, ...this.map(found), ...sandbox]
+    const diagnostics = [...report.diagnostics, ...extra, ...found, ...sandbox]
     // Documents planned again to map their problems have maps to write too.
     this.generated.writeMaps()
     log?.('problems mapped to their Org lines')

@@ -56,6 +56,7 @@ export class NativeChecker {
 
   /** Problems of the program rooted at ROOTS, with the configuration's; rejects when the compiler cannot run. */
   async checkProgram(roots: readonly string[]): Promise<TsProblem[]> {
+    if (roots.length === 0) return []
     fs.mkdirSync(this.workDir, {recursive: true})
     const config = path.join(this.workDir, `tsconfig.${process.pid}.json`)
     fs.writeFileSync(config, JSON.stringify(this.configFor(roots.filter((root) => fs.existsSync(root)))))
