@@ -22,7 +22,9 @@ check: $(DEPS)
 	npx tsc -p tsconfig.json --noEmit
 	$(CLI) check
 
+# The core's and the skills' tests are tangled from org/: tangle and check first.
 test: $(DEPS)
+	$(CLI) check
 	npx vitest run
 
 watch: $(DEPS)
