@@ -58,6 +58,7 @@ export const RULES = {
   'skill/import': ['error', 'a skill imports something a skill cannot: code outside every skill, or a skill that is not ready'],
   'skill/dependency-not-ready': ['error', 'a skill whose dependency did not load'],
   'skill/mandatory': ['error', 'a mandatory skill is missing or not ready: the core does not start'],
+  'config/invalid': ['error', 'the "passepartout" section of package.json is not valid'],
   'io/read': ['error', 'a file could not be read'],
   'io/write': ['error', 'a file could not be written'],
 } as const satisfies Record<string, readonly [Severity, string]>
