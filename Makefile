@@ -30,8 +30,10 @@ test: $(DEPS)
 watch: $(DEPS)
 	$(CLI) watch
 
+# Tangle and check everything, then boot the core's skills once and print the catalog.
 run: $(DEPS)
-	$(CLI) tangle
+	$(CLI) check
+	$(CLI) skills
 
 bench: $(DEPS)
 	node bin/launch.mjs bench/tangle.bench.ts

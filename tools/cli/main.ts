@@ -52,6 +52,9 @@ async function dispatch(argv: string[], cwd: string): Promise<number> {
       return (await import('./watch-command.ts')).runWatch(args, flags, context)
     case 'check':
       return (await import('./check-command.ts')).runCheck(args, flags, context)
+    case 'skills':
+      if (args.length > 0) throw new UsageError('skills takes no arguments: it reads the skill documents of the project')
+      return (await import('./skills-command.ts')).runSkills({json: values.json}, context)
     case 'deps':
       return (await import('./deps-command.ts')).runDeps(args, {json: values.json, dot: values.dot}, context)
     case undefined:

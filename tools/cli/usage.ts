@@ -18,6 +18,8 @@ commands:
                           hold skills to their #+CAPABILITIES:, every problem
                           at its Org line
   deps [FILE|DIR ...]     the documents in load order (#+DEPENDS_ON: and :ID:)
+  skills                  boot the project's skills (org/skills/) once and print
+                          the catalog; exit 1 when a mandatory skill is not ready
 
 options:
   --dry-run               show what would be written, write nothing

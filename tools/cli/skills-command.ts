@@ -1,0 +1,27 @@
+/**
+ * `passepartout skills [--json]`: tangle the core (org/core/ of this
+ * installation), then run its `skills` command, which boots the skill
+ * documents of the project once and prints the catalog. The core is
+ * TypeScript tangled from Org, so it is bundled on first use, like the CLI.
+ */
+import path from 'node:path'
+import {pathToFileURL} from 'node:url'
+import {findProjectRoot, listOrgFiles} from '../project.ts'
+import {TangleCache} from '../tangle/cache.ts'
+import {hasErrors, tangle} from '../tangle/tangle.ts'
+import {printDiagnostics} from './output.ts'
+import type {CommandContext} from './usage.ts'
+
+type Launch = (entry: string, args: string[]) => Promise<number>
+
+export async function runSkills(flags: {json: boolean}, context: CommandContext): Promise<number> {
+  const home = process.env.PASSEPARTOUT_HOME ?? findProjectRoot(import.meta.dirname)!
+  const report = tangle({files: listOrgFiles(path.join(home, 'org', 'core')), cache: TangleCache.open(home, {tool: process.env.PASSEPARTOUT_BUILD ?? '', allowOutside: false})})
+  if (hasErrors(report)) {
+    printDiagnostics(report.diagnostics, {cwd: context.cwd, frames: context.frames})
+    process.stderr.write('passepartout: the core does not tangle; fix the errors above\n')
+    return 1
+  }
+  const {launch} = (await import(pathToFileURL(path.join(home, 'bin', 'launch.mjs')).href)) as {launch: Launch}
+  return launch('generated/core/commands.ts', [...(flags.json ? ['--json'] : []), ...(context.frames ? ['--frames'] : [])])
+}
