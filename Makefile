@@ -17,14 +17,13 @@ setup:
 tangle: $(DEPS)
 	$(CLI) check
 
-# The toolchain's own types, then the generated code's.
+# The generated code's types (after tangling), then the toolchain's, benchmarks included.
 check: $(DEPS)
+	$(CLI) check
 	npx tsc -p tsconfig.json --noEmit
-	$(CLI) check
 
-# The core's and the skills' tests are tangled from org/: tangle and check first.
-test: $(DEPS)
-	$(CLI) check
+# The core's and the skills' tests are tangled from org/: tangle and check everything first.
+test: check
 	npx vitest run
 
 watch: $(DEPS)
@@ -38,6 +37,8 @@ run: $(DEPS)
 bench: $(DEPS)
 	node bin/launch.mjs bench/tangle.bench.ts
 	node bin/launch.mjs bench/check.bench.ts
+	$(CLI) tangle org/core
+	node bin/launch.mjs bench/engine.bench.ts
 
 clean:
 	rm -rf generated node_modules/.cache/passepartout
