@@ -76,7 +76,8 @@ export class CheckSession {
     if (this.native) problems = this.native.checkProgram(roots)
     else {
       checker = 'warm'
-      problems = this.warmChecker().then((warm) => warm.checkProgram(roots))
+      // A new warm program loads every generated file; one already warm was updated above.
+      problems = this.warmChecker().then((warm) => warm.checkProgram())
     }
     // While the compiler runs in its own process, write the maps and hold the skills to their capabilities here.
     this.generated.writeMaps()

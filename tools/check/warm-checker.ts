@@ -19,9 +19,8 @@ export class WarmChecker {
       : new Project({compilerOptions: ts.convertCompilerOptionsFromJson(DEFAULT_COMPILER_OPTIONS, '').options})
   }
 
-  /** Problems of the program rooted at ROOTS (absolute paths; those that no longer exist are dropped), with the configuration's. */
-  checkProgram(roots: readonly string[]): TsProblem[] {
-    this.update(roots)
+  /** Problems of the whole program as loaded (see `update`), with the configuration's. */
+  checkProgram(): TsProblem[] {
     const own = this.project.getSourceFiles().filter((file) => !file.isInNodeModules() && !file.isDeclarationFile())
     return this.check(
       own.map((file) => file.getFilePath()),
