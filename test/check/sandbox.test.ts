@@ -2,172 +2,291 @@
  * The sandbox rules on TypeScript sources: each rule caught in every form a
  * skill could write it, and let through when the capability is granted, when
  * a string, a comment or a property merely names it, when a local name
- * shadows the global, and when an import is for types only.
+ * shadows the global, and when code does not run (types, `declare`).
+ *
+ * Each case is data: the code and the violations it must give, as
+ * `rule@line` (the rule id without `sandbox/`, the 1-based line).
  */
-import {ts} from 'ts-morph'
+import {Project} from 'ts-morph'
 import {describe, expect, it} from 'vitest'
 import {type Capability, parseCapabilities} from '../../tools/check/capabilities.ts'
-import {findSandboxViolations, violationMessage} from '../../tools/check/sandbox.ts'
+import {findSandboxViolations, parse, violationMessage} from '../../tools/check/sandbox.ts'
 import {mayViolate} from '../../tools/check/suspects.ts'
 
+const project = new Project({useInMemoryFileSystem: true})
+
 /**
- * `rule what @line` for each violation of CODE without GRANTED. Every code
- * with a violation must also pass the textual pre-filter that spares the
- * parse of files that cannot hold one.
+ * `rule@line` for each violation of CODE without GRANTED. Code with a
+ * violation must also pass the textual pre-filter that spares the parse of
+ * files that cannot hold one.
  */
 function violations(code: string, granted: Capability[] = []): string[] {
-  const source = ts.createSourceFile('skill.ts', code, ts.ScriptTarget.Latest, true)
-  const found = findSandboxViolations(source, new Set(granted))
+  const source = project.createSourceFile('skill.ts', code, {overwrite: true})
   if (findSandboxViolations(source, new Set()).length > 0) expect(mayViolate(code), `the pre-filter lets through: ${code}`).toBe(true)
-  return found.map((violation) => `${violation.ruleId} ${violation.what} @${source.getLineAndCharacterOfPosition(violation.start).line + 1}`)
+  return findSandboxViolations(source, new Set(granted)).map((violation) => `${violation.ruleId.slice('sandbox/'.length)}@${source.getLineAndColumnAtPos(violation.start).line}`)
 }
 
+const lines = (...code: string[]) => code.join('\n')
+
+/** Every way to load child_process, each caught on its last line. */
+const LOADS_CHILD_PROCESS = [
+  "import cp from 'child_process'",
+  "import {exec as run} from 'node:child_process'",
+  "import * as cp from 'child_process'",
+  "import 'child_process'",
+  "import {} from 'child_process'",
+  "export {exec} from 'child_process'",
+  "export * from 'node:child_process'",
+  "export * as cp from 'child_process'",
+  "import cp = require('child_process')",
+  "export import cp = require('child_process')",
+  "require('child_process')",
+  'const cp = require("child_process")',
+  'const cp = require(`child_process`)',
+  "const cp = await import('child_process')",
+  'const {exec} = await import("node:child_process")',
+  "import('node:child_process').then((cp) => cp.exec('ls'))",
+  "const cp = module.require('child_process')",
+  "const cp = process.mainModule?.require('child_process')",
+  "const cp = process.getBuiltinModule('node:child_process')",
+  lines('const load = require', "load('child_process')"),
+  lines("import {createRequire} from 'node:module'", "const cp = createRequire(import.meta.url)('child_process')"),
+  lines("import {createRequire} from 'module'", 'const req = createRequire(import.meta.url)', "req('child_process')"),
+  lines("import * as m from 'node:module'", 'const req = m.createRequire(import.meta.url)', "req('child_process')"),
+  lines("const {createRequire} = require('module')", 'const again = createRequire(__filename)', "again('child_process')"),
+]
+
 describe('restricted modules', () => {
-  it.each([
-    ["import {exec} from 'child_process'"],
-    ["import cp from 'node:child_process'"],
-    ["import * as cp from 'child_process'"],
-    ["import {exec as run} from 'node:child_process'"],
-    ["import 'child_process'"],
-    ["export {exec} from 'child_process'"],
-    ["export * from 'node:child_process'"],
-    ["import cp = require('child_process')"],
-    ["const cp = require('child_process')"],
-    ['const cp = require(`child_process`)'],
-    ["const {exec} = await import('node:child_process')"],
-    ["const cp = module.require('child_process')"],
-    ["import {createRequire} from 'node:module'\nconst cp = createRequire(import.meta.url)('child_process')"],
-    ["import {createRequire} from 'module'\nconst req = createRequire(import.meta.url)\nconst cp = req('child_process')"],
-    ["import * as m from 'node:module'\nconst req = m.createRequire(import.meta.url)\nreq('child_process')"],
-    ["const {createRequire} = require('module')\nconst again = createRequire(__filename)\nagain('child_process')"],
-  ])('catches %s', (code) => {
-    expect(violations(code)).toEqual([`sandbox/restricted-import child_process @${code.split('\n').length}`])
+  it.each(LOADS_CHILD_PROCESS)('catches %s', (code) => {
+    expect(violations(code)).toEqual([`restricted-import@${code.split('\n').length}`])
+    expect(violations(code, ['shell'])).toEqual([])
   })
 
-  it('names the capability each module needs', () => {
-    const code = ["import 'worker_threads'", "import 'cluster'", "import 'node:vm'", "import 'inspector/promises'", "import 'node:http'", "import 'dns/promises'"].join('\n')
-    expect(violations(code)).toEqual([
-      'sandbox/restricted-import worker_threads @1',
-      'sandbox/restricted-import cluster @2',
-      'sandbox/restricted-import vm @3',
-      'sandbox/restricted-import inspector @4',
-      'sandbox/network http @5',
-      'sandbox/network dns @6',
-    ])
-    expect(violations(code, ['threads', 'eval', 'native', 'net'])).toEqual([])
+  it.each<[string, Capability, string]>([
+    ["import 'worker_threads'", 'threads', 'restricted-import'],
+    ["import {fork} from 'node:cluster'", 'threads', 'restricted-import'],
+    ["import vm from 'node:vm'", 'eval', 'restricted-import'],
+    ["import 'inspector/promises'", 'native', 'restricted-import'],
+    ...['net', 'node:http', 'https', 'http2', 'dgram', 'tls', 'dns/promises'].map((name): [string, Capability, string] => [`import '${name}'`, 'net', 'network']),
+  ])('%s needs %s', (code, capability, rule) => {
+    expect(violations(code)).toEqual([`${rule}@1`])
+    expect(violations(code, [capability])).toEqual([])
   })
 
-  it('lets a granted capability through', () => {
-    expect(violations("import {execSync} from 'node:child_process'\nexecSync('ls')", ['shell'])).toEqual([])
-  })
-
-  it('lets type-only imports through: they run nothing', () => {
-    expect(violations("import type {ChildProcess} from 'child_process'\nimport {type Worker} from 'worker_threads'\nexport type {Socket} from 'node:net'")).toEqual([])
+  it('lets type-only imports and exports through: they run nothing', () => {
+    const code = lines(
+      "import type {ChildProcess} from 'child_process'",
+      "import {type Worker} from 'worker_threads'",
+      "export type {Socket} from 'node:net'",
+      "export {type Server} from 'node:http'",
+      "type Spawn = typeof import('child_process').spawn",
+      "let child: import('node:child_process').ChildProcess",
+      "declare module 'child_process' { export function exec(command: string): void }",
+    )
+    expect(violations(code)).toEqual([])
   })
 
   it('does not mistake strings, comments and property names for imports', () => {
-    const code = [
+    const code = lines(
       "// import {exec} from 'child_process'",
       "const note = \"require('child_process')\"",
       'const template = `import("node:child_process")`',
-      'const table = {child_process: 1, fetch: 2, eval: 3}',
-      'table.fetch + table.eval',
-      '/* eval(code); fetch(url) */',
-    ].join('\n')
+      '/** @see {import("child_process")} */',
+      'const table = {child_process: 1, vm: 2}',
+      'const cell = table.child_process + table["vm"]',
+      "import 'constructor'",
+      "require('./child_process.ts')",
+    )
     expect(violations(code)).toEqual([])
   })
 })
 
 describe('dynamic code', () => {
-  it('catches eval, indirect eval and globalThis.eval', () => {
-    expect(violations('eval("1")\nconst e = eval\nglobalThis.eval("2")')).toEqual(['sandbox/dynamic-code eval @1', 'sandbox/dynamic-code eval @2', 'sandbox/dynamic-code eval @3'])
-  })
-
-  it('catches new Function and Function()', () => {
-    expect(violations('const f = new Function("return 1")\nconst g = Function("return 2")\nconst h = new globalThis.Function("")')).toEqual([
-      'sandbox/dynamic-code new Function @1',
-      'sandbox/dynamic-code Function() @2',
-      'sandbox/dynamic-code new Function @3',
-    ])
-  })
-
-  it('catches import() and require() of a computed name', () => {
-    expect(violations("const name = 'child' + '_process'\nawait import(name)\nrequire(`${name}`)")).toEqual(['sandbox/dynamic-code import() of a computed name @2', 'sandbox/dynamic-code require() of a computed name @3'])
+  it.each([
+    ['eval("1")', ['dynamic-code@1']],
+    ['const run = eval', ['dynamic-code@1']],
+    ["(0, eval)('1')", ['dynamic-code@1']],
+    ['globalThis.eval("1")', ['dynamic-code@1']],
+    ["window['eval']('1')", ['dynamic-code@1']],
+    ['const f = new Function("return 1")', ['dynamic-code@1']],
+    ['const f = Function("return 1")', ['dynamic-code@1']],
+    ['const f = new globalThis.Function("")', ['dynamic-code@1']],
+    [lines('const Make = Function', 'Make("return 1")'), ['dynamic-code@2']],
+    ['Function`return 1`', ['dynamic-code@1']],
+    ['Reflect.apply(Function, null, ["return 1"])', ['dynamic-code@1']],
+    [lines("const name = 'child' + '_process'", 'await import(name)'), ['dynamic-code@2']],
+    ['require(`${process.env.MODULE}`)', ['dynamic-code@1']],
+    ['process.getBuiltinModule(process.argv[2]!)', ['dynamic-code@1']],
+    [lines("import {createRequire} from 'node:module'", 'const req = createRequire(import.meta.url)', 'req(process.argv[2]!)'), ['dynamic-code@3']],
+    ['const loaders = [require]', ['dynamic-code@1']],
+  ] as const)('catches %s', (code, expected) => {
+    expect(violations(code)).toEqual(expected)
+    expect(violations(code, ['eval'])).toEqual([])
   })
 
   it('lets a local eval, Function checks and literal imports through', () => {
-    expect(violations("function run(eval: (s: string) => void) { eval('x') }\nconst isFn = (x: unknown) => x instanceof Function\nawait import('node:path')")).toEqual([])
-    expect(violations('eval("1")', ['eval'])).toEqual([])
+    const code = lines(
+      "function run(eval: (code: string) => void) { eval('x') }",
+      'const isFunction = (x: unknown) => x instanceof Function',
+      "const path = await import('node:path')",
+      "const req = require.resolve('node:path')",
+      "if (typeof eval === 'function' && typeof require !== 'undefined') {}",
+    )
+    expect(violations(code)).toEqual([])
   })
 })
 
 describe('native access', () => {
-  it('catches process.binding, process.dlopen and their aliases', () => {
-    const code = ["process.binding('fs')", "process['dlopen'](module, 'x.node')", 'globalThis.process._linkedBinding("x")', 'const {binding} = process', "import proc from 'node:process'\nproc.binding('fs')"].join('\n')
-    expect(violations(code)).toEqual([
-      'sandbox/native-access process.binding @1',
-      'sandbox/native-access process.dlopen @2',
-      'sandbox/native-access process._linkedBinding @3',
-      'sandbox/native-access process.binding @4',
-      'sandbox/native-access process.binding @6',
-    ])
+  it.each([
+    ["process.binding('fs')", ['native-access@1']],
+    ["process['dlopen'](module, 'x.node')", ['native-access@1']],
+    ["globalThis.process._linkedBinding('x')", ['native-access@1']],
+    ['const {binding} = process', ['native-access@1']],
+    [lines("import proc from 'node:process'", "proc.binding('fs')"), ['native-access@2']],
+    ["import {dlopen} from 'process'", ['native-access@1']],
+    [lines('const p = process', "p['binding']('fs')"), ['native-access@2']],
+    ['inspect(process)', ['native-access@1']],
+  ] as const)('catches %s', (code, expected) => {
+    expect(violations(code)).toEqual(expected)
     expect(violations(code, ['native'])).toEqual([])
   })
 
-  it('lets other process members and a local process through', () => {
-    expect(violations('process.env.HOME\nprocess.cwd()\nfunction f(process: {binding: () => void}) { process.binding() }')).toEqual([])
+  it('lets other members of process, a test for it and a local process through', () => {
+    const code = lines(
+      "if (typeof process !== 'undefined') process.env.HOME",
+      'const {env, argv} = process',
+      'process.cwd()',
+      'function f(process: {binding: () => void}) { process.binding() }',
+    )
+    expect(violations(code)).toEqual([])
   })
 })
 
 describe('file writes', () => {
   it.each([
-    ["import fs from 'node:fs'\nfs.writeFileSync('x', 'y')", 'fs.writeFileSync'],
-    ["import * as files from 'fs'\nfiles.rmSync('x')", 'fs.rmSync'],
-    ["import {writeFile} from 'node:fs/promises'\nawait writeFile('x', 'y')", 'fs.writeFile'],
-    ["import {promises} from 'fs'\nawait promises.appendFile('x', 'y')", 'fs.appendFile'],
-    ["import fs from 'fs'\nawait fs.promises.mkdir('x')", 'fs.mkdir'],
-    ["const fs = require('fs')\nfs.renameSync('a', 'b')", 'fs.renameSync'],
-    ["const {writeFileSync: put} = require('node:fs')\nput('x', 'y')", 'fs.writeFileSync'],
-    ["const fs = await import('node:fs')\nfs['unlinkSync']('x')", 'fs.unlinkSync'],
-    ["import fs from 'fs'\nconst same = fs\nsame.createWriteStream('x')", 'fs.createWriteStream'],
-    ["import fs from 'fs'\nconst p = fs.promises\nawait p.rm('x')", 'fs.rm'],
-    ["import {openSync} from 'fs'\nopenSync('x', 'w')", 'fs.openSync'],
-    ["import {openSync} from 'fs'\nconst flags = 'r'\nopenSync('x', flags)", 'fs.openSync'],
-    ["require('fs').writeFileSync('x', 'y')", 'fs.writeFileSync'],
-  ])('catches %s', (code, what) => {
-    expect(violations(code)).toEqual([`sandbox/fs-write ${what} @${code.split('\n').length}`])
+    [lines("import fs from 'node:fs'", "fs.writeFileSync('x', 'y')"), 2],
+    [lines("import * as files from 'fs'", "files.rmSync('x')"), 2],
+    ["import {writeFile} from 'node:fs/promises'", 1],
+    ["import {writeFileSync as put} from 'fs'", 1],
+    [lines("import {promises} from 'fs'", "await promises.appendFile('x', 'y')"), 2],
+    [lines("import fs from 'fs'", "await fs.promises.mkdir('x')"), 2],
+    [lines("import fsp from 'node:fs/promises'", "await fsp.rename('a', 'b')"), 2],
+    [lines("import fs = require('fs')", "fs.symlinkSync('a', 'b')"), 2],
+    [lines("const fs = require('fs')", "fs.renameSync('a', 'b')"), 2],
+    ["const {writeFileSync: put} = require('node:fs')", 1],
+    ["const {promises: {rm}} = require('fs')", 1],
+    [lines("const fs = await import('node:fs')", "fs['unlinkSync']('x')"), 2],
+    [lines("import fs from 'fs'", 'const same = fs', "same.createWriteStream('x')"), 3],
+    [lines("import fs from 'fs'", 'const p = fs.promises', "await p.rm('x')"), 3],
+    [lines("import fs from 'fs'", 'const {...all} = fs', "all.chmodSync('x', 0o600)"), 3],
+    ["require('fs').writeFileSync('x', 'y')", 1],
+    ["process.getBuiltinModule('fs').cpSync('a', 'b')", 1],
+    [lines("import fs from 'fs'", 'const write = fs.writeFileSync', "write('x', 'y')"), 2],
+    [lines("import fs from 'fs'", "fs.writeFileSync.call(null, 'x', 'y')"), 2],
+    [lines("import {openSync} from 'fs'", "openSync('x', 'w')"), 2],
+    [lines("import fs from 'fs'", "const flags = 'r'", "fs.openSync('x', flags)"), 3],
+    [lines("import fs from 'fs'", "await fs.promises.open('x', 'a')"), 2],
+    [lines("import fs from 'fs'", "fs.openSync('x', fs.constants.O_RDWR)"), 2],
+    [lines("import {open} from 'fs'", 'const opens = [open]'), 2],
+    [lines("import fs from 'fs'", 'save(fs)'), 2],
+    [lines("import fs from 'fs'", "const name = 'writeFileSync'", "fs[name]('x', 'y')"), 3],
+    [lines("import fs from 'fs'", 'export default fs'), 2],
+    [lines("import * as fs from 'fs'", 'export {fs}'), 2],
+    [lines("import fs from 'fs'", 'export const files = fs'), 2],
+    ["export * from 'node:fs'", 1],
+    ["export {writeFile} from 'node:fs/promises'", 1],
+    ["import('fs').then((fs) => fs.writeFileSync('x', 'y'))", 1],
+  ] as const)('catches %s', (code, line) => {
+    expect(violations(code)).toEqual([`fs-write@${line}`])
     expect(violations(code, ['fs'])).toEqual([])
   })
 
   it('lets reads, read-only opens and unrelated functions called writeFile through', () => {
-    const code = [
+    const code = lines(
       "import fs from 'node:fs'",
+      "import {readFile} from 'node:fs/promises'",
       "fs.readFileSync('x', 'utf8')",
+      "await readFile('x')",
       "fs.openSync('x')",
       "fs.openSync('x', 'r')",
-      "fs.existsSync('x')",
+      "fs.openSync('x', 0)",
+      "fs.open('x', (error, fd) => {})",
+      "const {existsSync, statSync} = fs",
       'function writeFile(name: string) { return name }',
       "writeFile('x')",
-      "const store = {writeFile: (x: string) => x}\nstore.writeFile('y')",
-    ].join('\n')
+      "const store = {writeFile: (x: string) => x, fs: 1}",
+      "store.writeFile('y')",
+      "function save(fs: {writeFileSync(name: string): void}) { fs.writeFileSync('x') }",
+    )
     expect(violations(code)).toEqual([])
   })
 })
 
 describe('network', () => {
-  it('catches fetch, WebSocket, XMLHttpRequest and EventSource', () => {
-    expect(violations("await fetch('https://example.com')\nnew WebSocket('ws://x')\nconst x = new XMLHttpRequest()\nconst f = globalThis.fetch\nconst {fetch: get} = {fetch}")).toEqual([
-      'sandbox/network fetch @1',
-      'sandbox/network WebSocket @2',
-      'sandbox/network XMLHttpRequest @3',
-      'sandbox/network fetch @4',
-      'sandbox/network fetch @5',
-    ])
+  it.each([
+    ["await fetch('https://example.com')", 1],
+    ["new WebSocket('ws://x')", 1],
+    ['const request = new XMLHttpRequest()', 1],
+    ["const events = new EventSource('/events')", 1],
+    ['const get = globalThis.fetch', 1],
+    ['const client = {fetch}', 1],
+    ["class Feed extends EventSource {}", 1],
+  ])('catches %s', (code, line) => {
+    expect(violations(code)).toEqual([`network@${line}`])
+    expect(violations(code, ['net'])).toEqual([])
   })
 
-  it('lets a local fetch and a granted net through', () => {
-    expect(violations('const fetch = (url: string) => url\nfetch("x")')).toEqual([])
-    expect(violations("await fetch('x')\nimport https from 'node:https'", ['net'])).toEqual([])
+  it('lets a local fetch, a property called fetch and a test for fetch through', () => {
+    const code = lines(
+      'const fetch = (url: string) => url',
+      'fetch("x")',
+      "import {WebSocket} from './socket.ts'",
+      "new WebSocket('x')",
+      "client.fetch('x')",
+      "if (typeof EventSource === 'undefined') {}",
+    )
+    expect(violations(code)).toEqual([])
+  })
+})
+
+describe('names resolve by scope', () => {
+  it.each([
+    ['a parameter elsewhere does not hide the global', lines('function f(eval: unknown) {}', "eval('1')"), ['dynamic-code@2']],
+    ['a block-scoped name does not leave its block', lines('{ const fetch = 1 }', "fetch('x')"), ['network@2']],
+    ['a catch variable does not leave its clause', lines('try {} catch (fetch) {}', "fetch('x')"), ['network@2']],
+    ['var is hoisted to its function', lines('function f() {', '  { var fetch = (x: string) => x }', "  fetch('x')", '}'), []],
+    ['a declared global runs nothing', lines('declare const process: {binding(name: string): void}', "process.binding('fs')"), ['native-access@2']],
+    ['a type-only import declares no value', lines("import type {fetch} from './types.ts'", "fetch('x')"), ['network@2']],
+    ['an inner alias does not replace an outer one', lines("const fs = require('fs')", "function f() { const fs = require('path') }", "fs.writeFileSync('x', 'y')"), ['fs-write@3']],
+    ['an alias declared later is still followed', lines("function f() { files.writeFileSync('x', 'y') }", "const files = require('fs')"), ['fs-write@1']],
+    ["a function expression's name is its own", "const f = function fetch() { return fetch }", []],
+    ['a class or enum hides the global', lines('class fetch {}', 'enum process { binding }', 'new fetch()', 'process.binding'), []],
+  ] as const)('%s', (_, code, expected) => {
+    expect(violations(code)).toEqual(expected)
+  })
+})
+
+describe('the API', () => {
+  it('reads a tree parsed without ts-morph, as the check session does', () => {
+    const source = parse('skill.ts', "import 'node:fs'\nimport {exec} from 'child_process'")
+    expect(findSandboxViolations(source, new Set()).map((violation) => [violation.ruleId, violation.start])).toEqual([['sandbox/restricted-import', 36]])
+  })
+
+  it('sorts the violations by their place in the text', () => {
+    expect(violations(lines("await fetch('x')", 'eval("1")', "import 'node:child_process'"))).toEqual(['network@1', 'dynamic-code@2', 'restricted-import@3'])
+  })
+
+  it('names the skill, what it uses and the capability it lacks', () => {
+    const messages = (code: string) => findSandboxViolations(parse('skill.ts', code), new Set()).map((violation) => violationMessage('runner', violation))
+    expect(messages("import {exec} from 'child_process'")).toEqual(["skill 'runner' uses child_process without the 'shell' capability"])
+    expect(messages("import fs from 'fs'\nfs.writeFileSync('x', 'y')")).toEqual(["skill 'runner' writes files (fs.writeFileSync) without the 'fs' capability"])
+    expect(messages("eval('1')\nfetch('x')")).toEqual(["skill 'runner' uses eval without the 'eval' capability", "skill 'runner' uses the network (fetch) without the 'net' capability"])
+  })
+
+  it('reads #+CAPABILITIES: values in any case, separated by spaces or commas', () => {
+    expect(parseCapabilities('Shell, fs  NET')).toEqual({granted: ['shell', 'fs', 'net'], unknown: []})
+    expect(parseCapabilities('threads,eval teleport Native')).toEqual({granted: ['threads', 'eval', 'native'], unknown: ['teleport']})
+    expect(parseCapabilities('')).toEqual({granted: [], unknown: []})
   })
 })
 
@@ -177,19 +296,6 @@ describe('the pre-filter', () => {
   })
 
   it('parses a file whose unicode escapes could spell a name', () => {
-    expect(violations('\\u0065val("1")\nimport /* why */ (name)')).toEqual(['sandbox/dynamic-code eval @1', 'sandbox/dynamic-code import() of a computed name @2'])
-  })
-})
-
-describe('messages and capabilities', () => {
-  it('names the skill, what it uses and the capability it lacks', () => {
-    const source = ts.createSourceFile('skill.ts', "import {exec} from 'child_process'", ts.ScriptTarget.Latest, true)
-    const [violation] = findSandboxViolations(source, new Set())
-    expect(violationMessage('runner', violation!)).toBe("skill 'runner' uses child_process without the 'shell' capability")
-  })
-
-  it('reads #+CAPABILITIES: values in any case, separated by spaces or commas', () => {
-    expect(parseCapabilities('Shell, fs  NET teleport')).toEqual({granted: ['shell', 'fs', 'net'], unknown: ['teleport']})
-    expect(parseCapabilities('')).toEqual({granted: [], unknown: []})
+    expect(violations('\\u0065val("1")\nimport /* why */ (name)')).toEqual(['dynamic-code@1', 'dynamic-code@2'])
   })
 })

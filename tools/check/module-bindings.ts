@@ -1,22 +1,40 @@
 /**
- * Which names of a file stand for a Node module, a function of one, or a
- * `require` function, so that the sandbox rules see through aliases:
+ * What a name or an expression of a skill stands for, so that the sandbox
+ * rules see through aliases and know a local name from the global it hides:
  *
- *     import * as files from 'node:fs'        files         → fs
- *     const {writeFileSync: put} = require('fs')   put      → fs.writeFileSync
- *     const req = createRequire(import.meta.url)   req      → a require
- *     const p = files.promises                      p        → fs
+ *     import * as files from 'node:fs'             files  → the module fs
+ *     const {writeFileSync: put} = require('fs')   put    → fs.writeFileSync
+ *     const req = createRequire(import.meta.url)   req    → a loader
+ *     const p = files.promises                     p      → the module fs
+ *     function run(eval: Run) { eval(code) }       eval   → a parameter, not the global
  *
- * Names are tracked per file, not per scope: a skill is small, and a name
- * that shadows a module binding in an inner scope errs towards a report.
+ * Names are resolved by scope, as JavaScript resolves them. The rules' walk
+ * hands every node to `record`; a name's value is worked out when first asked,
+ * once every declaration is known, so hoisting and later declarations count.
+ * Declarations that do not run (`declare`, type-only imports) hide nothing.
  */
 import {ts} from 'ts-morph'
+import {accessedName, isTypeOnlyName, literalText, propertyNameText, skipOuter} from './sandbox-syntax.ts'
 
-export type Binding =
+export type Value =
+  /** A module object: a namespace or default import, what `require` returns, `fs.promises`. */
   | {kind: 'module'; module: string}
   | {kind: 'member'; module: string; member: string}
-  | {kind: 'require'}
+  /** A global the file does not declare; `globalThis` stands for the global object under any of its names. */
+  | {kind: 'global'; name: string}
+  /** A function that loads a module by name: `require`, `import()`, `module.require`, `process.getBuiltinModule`, what `createRequire` returns. */
+  | {kind: 'loader'}
   | {kind: 'createRequire'}
+
+const LOADER: Value = {kind: 'loader'}
+const K = ts.SyntaxKind
+/** The kinds of node `record` looks at; every other node declares nothing. */
+const DECLARING = new Set([
+  K.ImportClause, K.NamespaceImport, K.ImportSpecifier, K.ImportEqualsDeclaration, K.VariableDeclaration, K.BindingElement, K.Parameter,
+  K.FunctionDeclaration, K.ClassDeclaration, K.EnumDeclaration, K.ModuleDeclaration, K.FunctionExpression, K.ClassExpression,
+])
+const GLOBAL_OBJECT: Value = {kind: 'global', name: 'globalThis'}
+const GLOBAL_OBJECT_NAMES = new Set(['globalThis', 'global', 'self', 'window'])
 
 /** `node:fs/promises` → `fs`: the module family a specifier belongs to. */
 export function moduleFamily(specifier: string): string {
@@ -24,148 +42,147 @@ export function moduleFamily(specifier: string): string {
 }
 
 export class ModuleBindings {
-  private readonly bindings = new Map<string, Binding>()
-  /** Every name the file declares (variables, parameters, functions, classes, imports): such a name is not the global. */
-  readonly declared = new Set<string>()
+  /** The names each scope (source file, block, function, `for`, `catch`) declares, and the node that declares each. */
+  private readonly scopes = new Map<ts.Node, Map<string, ts.Node>>()
+  private readonly values = new Map<ts.Node, Value | undefined>()
 
-  constructor(source: ts.SourceFile) {
-    const pending: ts.Node[] = [source]
-    while (pending.length > 0) {
-      const node = pending.pop()!
-      this.collect(node)
-      // Children in source order, so that an alias sees the binding it copies.
-      const children: ts.Node[] = []
-      ts.forEachChild(node, (child) => {
-        children.push(child)
-      })
-      for (let k = children.length - 1; k >= 0; k--) pending.push(children[k]!)
+  /** Note the name NODE declares, if any: called on every node of the file that runs. */
+  record(node: ts.Node): void {
+    if (!DECLARING.has(node.kind)) return
+    if (ts.isImportClause(node)) {
+      if (node.name && !node.isTypeOnly) this.declare(node.name, node, 'block')
+    } else if (ts.isNamespaceImport(node) || ts.isImportSpecifier(node)) {
+      if (!isTypeOnlyName(node)) this.declare(node.name, node, 'block')
+    } else if (ts.isImportEqualsDeclaration(node)) {
+      if (!node.isTypeOnly) this.declare(node.name, node, 'block')
+    } else if (ts.isVariableDeclaration(node) || ts.isBindingElement(node)) {
+      if (ts.isIdentifier(node.name)) this.declareVariable(node.name, node)
+    } else if (ts.isParameter(node)) {
+      if (ts.isIdentifier(node.name)) this.scope(node.parent).set(node.name.text, node)
+    } else if ((ts.isFunctionDeclaration(node) && node.body) || ts.isClassDeclaration(node) || ts.isEnumDeclaration(node) || ts.isModuleDeclaration(node)) {
+      if (node.name && ts.isIdentifier(node.name)) this.declare(node.name, node, 'block')
+    } else if (ts.isFunctionExpression(node) || ts.isClassExpression(node)) {
+      // The name of a function or class expression is seen only inside it.
+      if (node.name) this.scope(node).set(node.name.text, node)
     }
   }
 
-  get(name: string): Binding | undefined {
-    return this.bindings.get(name)
-  }
-
-  /** The module EXPRESSION evaluates to (`fs`, `require('fs')`, `await import('fs')`, `fs.promises`), or undefined. */
-  moduleOf(expression: ts.Expression): string | undefined {
-    const node = skipOuter(expression)
-    if (ts.isIdentifier(node)) {
-      const binding = this.bindings.get(node.text)
-      return binding?.kind === 'module' ? binding.module : undefined
+  /** The node that declares NAME where it is used, or undefined for a global. */
+  declarationOf(name: ts.Identifier): ts.Node | undefined {
+    for (let scope: ts.Node | undefined = name.parent; scope; scope = scope.parent) {
+      const found = this.scopes.get(scope)?.get(name.text)
+      if (found) return found
     }
-    if (ts.isAwaitExpression(node)) return this.moduleOf(node.expression)
-    if (ts.isCallExpression(node) && this.isRequireCall(node)) {
-      const specifier = literalText(node.arguments[0])
-      return specifier === undefined ? undefined : moduleFamily(specifier)
-    }
-    const access = accessedName(node)
-    if (access && (access.name === 'promises' || access.name === 'default')) return this.moduleOf(access.object)
     return undefined
   }
 
-  /** A call that loads a module: `require(…)`, `import(…)`, `module.require(…)`, a function `createRequire` made, `createRequire(…)(…)`. */
-  isRequireCall(call: ts.CallExpression): boolean {
-    const callee = skipOuter(call.expression)
-    if (callee.kind === ts.SyntaxKind.ImportKeyword) return true
-    if (ts.isIdentifier(callee)) return callee.text === 'require' || this.bindings.get(callee.text)?.kind === 'require'
-    if (ts.isPropertyAccessExpression(callee)) return ts.isIdentifier(callee.expression) && callee.expression.text === 'module' && callee.name.text === 'require'
-    return ts.isCallExpression(callee) && this.isCreateRequire(callee)
-  }
-
-  private isCreateRequire(call: ts.CallExpression): boolean {
-    const callee = skipOuter(call.expression)
-    if (ts.isIdentifier(callee)) return this.bindings.get(callee.text)?.kind === 'createRequire'
-    const access = accessedName(callee)
-    return access !== undefined && access.name === 'createRequire' && this.moduleOf(access.object) === 'module'
-  }
-
-  private collect(node: ts.Node): void {
-    if (ts.isImportDeclaration(node)) this.collectImport(node)
-    else if (ts.isImportEqualsDeclaration(node)) {
-      this.declared.add(node.name.text)
-      const specifier = ts.isExternalModuleReference(node.moduleReference) ? literalText(node.moduleReference.expression) : undefined
-      if (specifier !== undefined && !node.isTypeOnly) this.bindings.set(node.name.text, {kind: 'module', module: moduleFamily(specifier)})
-    } else if (ts.isVariableDeclaration(node)) this.collectVariable(node)
-    else if ((ts.isFunctionDeclaration(node) || ts.isClassDeclaration(node) || ts.isFunctionExpression(node) || ts.isClassExpression(node)) && node.name) this.declared.add(node.name.text)
-    else if (ts.isParameter(node) || ts.isBindingElement(node)) this.declareNames(node.name)
-  }
-
-  private collectImport(node: ts.ImportDeclaration): void {
-    const clause = node.importClause
-    const specifier = literalText(node.moduleSpecifier)
-    if (!clause || specifier === undefined) return
-    const module = moduleFamily(specifier)
-    if (clause.name) this.bind(clause.name.text, {kind: 'module', module}, clause.isTypeOnly)
-    const named = clause.namedBindings
-    if (named && ts.isNamespaceImport(named)) this.bind(named.name.text, {kind: 'module', module}, clause.isTypeOnly)
-    else if (named) {
-      for (const element of named.elements) this.bind(element.name.text, memberBinding(module, (element.propertyName ?? element.name).text), clause.isTypeOnly || element.isTypeOnly)
+  /** What EXPRESSION evaluates to, as far as the rules follow it. */
+  valueOf(expression: ts.Expression): Value | undefined {
+    const node = skipOuter(expression)
+    if (node.kind === ts.SyntaxKind.ImportKeyword) return LOADER
+    if (ts.isIdentifier(node)) {
+      const declaration = this.declarationOf(node)
+      return declaration ? this.valueOfDeclaration(declaration) : globalValue(node.text)
     }
-  }
-
-  private collectVariable(node: ts.VariableDeclaration): void {
-    this.declareNames(node.name)
-    if (!node.initializer) return
-    const init = skipOuter(node.initializer)
-    if (ts.isIdentifier(node.name)) {
-      const binding = this.bindingOf(init)
-      if (binding) this.bindings.set(node.name.text, binding)
-      return
+    if (ts.isAwaitExpression(node)) return this.valueOf(node.expression)
+    if (ts.isCallExpression(node)) {
+      const callee = this.valueOf(node.expression)
+      if (callee?.kind === 'createRequire') return LOADER
+      return callee?.kind === 'loader' ? moduleValue(node.arguments[0]) : undefined
     }
-    const module = this.moduleOf(init)
-    if (module === undefined || !ts.isObjectBindingPattern(node.name)) return
-    for (const element of node.name.elements) {
-      const imported = element.propertyName ?? element.name
-      if (ts.isIdentifier(element.name) && (ts.isIdentifier(imported) || ts.isStringLiteral(imported))) this.bindings.set(element.name.text, memberBinding(module, imported.text))
+    const access = accessedName(node)
+    return access && memberValue(this.valueOf(access.object), access.name)
+  }
+
+  /** What the object a destructuring ELEMENT takes apart stands for, and the name it takes (undefined when computed). */
+  destructured(element: ts.BindingElement): {owner: Value | undefined; name: string | undefined} {
+    const pattern = element.parent
+    const source = pattern.parent
+    const owner = ts.isVariableDeclaration(source) ? source.initializer && this.valueOf(source.initializer) : ts.isBindingElement(source) ? this.valueOfDeclaration(source) : undefined
+    return {owner, name: ts.isObjectBindingPattern(pattern) && !element.dotDotDotToken ? propertyNameText(element.propertyName ?? element.name) : undefined}
+  }
+
+  /** What the name a declaration binds stands for; for `export … from`, what it exports. */
+  valueOfDeclaration(node: ts.Node): Value | undefined {
+    if (this.values.has(node)) return this.values.get(node)
+    this.values.set(node, undefined) // a cycle (`var a = b, b = a`) stands for nothing
+    const value = this.declaredValue(node)
+    this.values.set(node, value)
+    return value
+  }
+
+  private declaredValue(node: ts.Node): Value | undefined {
+    if (ts.isImportClause(node)) return moduleValue(node.parent.moduleSpecifier)
+    if (ts.isNamespaceImport(node)) return moduleValue(node.parent.parent.moduleSpecifier)
+    if (ts.isImportSpecifier(node) || ts.isExportSpecifier(node)) {
+      const declaration = ts.isImportSpecifier(node) ? node.parent.parent.parent : node.parent.parent
+      return memberValue(moduleValue(declaration.moduleSpecifier), propertyNameText(node.propertyName ?? node.name)!)
     }
+    if (ts.isExportDeclaration(node)) return node.moduleSpecifier && moduleValue(node.moduleSpecifier)
+    if (ts.isImportEqualsDeclaration(node)) return ts.isExternalModuleReference(node.moduleReference) ? moduleValue(node.moduleReference.expression) : undefined
+    if (ts.isVariableDeclaration(node)) return node.initializer && this.valueOf(node.initializer)
+    if (ts.isBindingElement(node)) {
+      const {owner, name} = this.destructured(node)
+      // `const {...rest} = fs` keeps the module's functions.
+      if (node.dotDotDotToken && ts.isObjectBindingPattern(node.parent)) return owner
+      return name === undefined ? undefined : memberValue(owner, name)
+    }
+    return undefined
   }
 
-  /** What a variable initialised with INIT stands for. */
-  private bindingOf(init: ts.Expression): Binding | undefined {
-    if (ts.isIdentifier(init)) return this.bindings.get(init.text)
-    if (ts.isCallExpression(init) && this.isCreateRequire(init)) return {kind: 'require'}
-    const module = this.moduleOf(init)
-    if (module !== undefined) return {kind: 'module', module}
-    const access = accessedName(init)
-    const owner = access && this.moduleOf(access.object)
-    return access && owner !== undefined ? memberBinding(owner, access.name) : undefined
+  private declareVariable(name: ts.Identifier, node: ts.VariableDeclaration | ts.BindingElement): void {
+    let root: ts.Node = node
+    while (ts.isBindingElement(root) || ts.isObjectBindingPattern(root) || ts.isArrayBindingPattern(root)) root = root.parent
+    if (ts.isParameter(root)) this.scope(root.parent).set(name.text, node)
+    else if (ts.isCatchClause(root.parent)) this.scope(root.parent).set(name.text, node)
+    else this.declare(name, node, ts.getCombinedNodeFlags(root) & ts.NodeFlags.BlockScoped ? 'block' : 'function')
   }
 
-  private bind(name: string, binding: Binding, typeOnly: boolean): void {
-    this.declared.add(name)
-    if (!typeOnly) this.bindings.set(name, binding)
+  /** `let`, `const`, classes and (in a module's strict code) functions belong to the nearest block; `var` to the nearest function. */
+  private declare(name: ts.Identifier, node: ts.Node, reach: 'block' | 'function'): void {
+    let scope = node.parent
+    while (!(reach === 'block' ? isBlockScope(scope) : isFunctionScope(scope))) scope = scope.parent
+    this.scope(scope).set(name.text, node)
   }
 
-  private declareNames(name: ts.BindingName): void {
-    if (ts.isIdentifier(name)) this.declared.add(name.text)
-    // Patterns: their elements are visited as binding elements.
+  private scope(node: ts.Node): Map<string, ts.Node> {
+    let names = this.scopes.get(node)
+    if (!names) this.scopes.set(node, (names = new Map()))
+    return names
   }
 }
 
-function memberBinding(module: string, member: string): Binding {
-  if (member === 'promises' || member === 'default') return {kind: 'module', module}
-  if (module === 'module' && member === 'createRequire') return {kind: 'createRequire'}
-  return {kind: 'member', module, member}
+function globalValue(name: string): Value {
+  if (GLOBAL_OBJECT_NAMES.has(name)) return GLOBAL_OBJECT
+  if (name === 'process') return {kind: 'module', module: 'process'}
+  if (name === 'require') return LOADER
+  return {kind: 'global', name}
 }
 
-/** `x.name` or `x['name']`: the object and the name, or undefined. */
-export function accessedName(node: ts.Node): {object: ts.Expression; name: string} | undefined {
-  if (ts.isPropertyAccessExpression(node)) return {object: node.expression, name: node.name.text}
-  if (ts.isElementAccessExpression(node)) {
-    const name = literalText(node.argumentExpression)
-    return name === undefined ? undefined : {object: node.expression, name}
-  }
-  return undefined
+/**
+ * What member NAME of OWNER stands for. Any method called `require` or
+ * `_load` counts as a loader, whatever it belongs to: `module.require`,
+ * `process.mainModule.require`, `module.constructor._load`.
+ */
+function memberValue(owner: Value | undefined, name: string): Value | undefined {
+  if (name === 'require' || name === '_load') return LOADER
+  if (owner === GLOBAL_OBJECT) return globalValue(name)
+  if (owner?.kind !== 'module') return undefined
+  if (name === 'default' || (owner.module === 'fs' && name === 'promises')) return owner
+  if (owner.module === 'module' && name === 'createRequire') return {kind: 'createRequire'}
+  if ((owner.module === 'module' && name === 'register') || (owner.module === 'process' && name === 'getBuiltinModule')) return LOADER
+  return {kind: 'member', module: owner.module, member: name}
 }
 
-/** The text of a string literal or a template without substitutions. */
-export function literalText(node: ts.Node | undefined): string | undefined {
-  return node && (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) ? node.text : undefined
+function moduleValue(specifier: ts.Node | undefined): Value | undefined {
+  const text = literalText(specifier)
+  return text === undefined ? undefined : {kind: 'module', module: moduleFamily(text)}
 }
 
-/** The expression inside parentheses, `as`, `!` and `satisfies`. */
-export function skipOuter(node: ts.Expression): ts.Expression {
-  let current = node
-  while (ts.isParenthesizedExpression(current) || ts.isAsExpression(current) || ts.isNonNullExpression(current) || ts.isSatisfiesExpression(current) || ts.isTypeAssertionExpression(current)) current = current.expression
-  return current
+function isBlockScope(node: ts.Node): boolean {
+  return isFunctionScope(node) || ts.isBlock(node) || ts.isCaseBlock(node) || ts.isForStatement(node) || ts.isForInStatement(node) || ts.isForOfStatement(node) || ts.isCatchClause(node)
+}
+
+function isFunctionScope(node: ts.Node): boolean {
+  return ts.isSourceFile(node) || ts.isModuleBlock(node) || ts.isFunctionLike(node) || ts.isClassStaticBlockDeclaration(node)
 }

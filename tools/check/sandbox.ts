@@ -4,55 +4,67 @@
  * code, reach into the runtime, write files or use the network unless its
  * document grants the capability (capabilities.ts).
  *
- * The rules read the syntax tree, not the text: an alias (`const cp =
- * require('child_process')`, `const {exec} = await import('node:child_process')`)
- * is caught, and a string or a comment that merely names a module is not.
- * Type-only imports run nothing and pass.
+ * The rules read the syntax tree, not the text, so an alias is caught (`const
+ * cp = require('child_process')`, `const {exec} = await import('node:child_process')`)
+ * and a string, a comment or a property name that merely names a module is not.
+ * Code that does not run passes: type-only imports, types, `declare`.
+ *
+ * A restricted function is reported where the skill obtains it (`fs.writeFileSync`,
+ * `import {writeFile} from 'fs/promises'`, `const {binding} = process`, the
+ * global `eval`), so that what it does with it afterwards (call it, alias it,
+ * pass it on) does not matter. An object the rules follow into (the fs module,
+ * `process`, a loader such as `require`) may be aliased and its members named,
+ * but handing it on where the rules cannot follow (an argument, an export,
+ * `fs[name]`) is reported too.
  */
+import type {SourceFile} from 'ts-morph'
 import {ts} from 'ts-morph'
 import type {RuleId} from '../diagnostics.ts'
 import type {Capability} from './capabilities.ts'
-import {accessedName, literalText, ModuleBindings, moduleFamily, skipOuter} from './module-bindings.ts'
+import {ModuleBindings, moduleFamily, type Value} from './module-bindings.ts'
+import {ALIAS, declarationUse, isExported, isTypeOnlyDeclaration, isTypeOnlyName, isValueReference, literalText, OTHER, runs, type Use, useOf} from './sandbox-syntax.ts'
+
+export type SandboxRuleId = Exclude<Extract<RuleId, `sandbox/${string}`>, 'sandbox/unknown-capability'>
 
 export interface Violation {
-  ruleId: Extract<RuleId, `sandbox/${string}`>
+  ruleId: SandboxRuleId
   /** The capability that would allow it. */
   capability: Capability
   /** What the code uses, as a reader would name it: `child_process`, `fs.writeFileSync`, `eval`. */
   what: string
-  /** 0-based offset of the offending node in the file's text (UTF-16 code units). */
+  /** 0-based offset of the offending node in the file's text, in UTF-16 code units. */
   start: number
 }
 
 type Rule = Pick<Violation, 'ruleId' | 'capability'>
-
-const RESTRICTED_MODULES: Record<string, Rule> = {
-  child_process: {ruleId: 'sandbox/restricted-import', capability: 'shell'},
-  worker_threads: {ruleId: 'sandbox/restricted-import', capability: 'threads'},
-  cluster: {ruleId: 'sandbox/restricted-import', capability: 'threads'},
-  vm: {ruleId: 'sandbox/restricted-import', capability: 'eval'},
-  inspector: {ruleId: 'sandbox/restricted-import', capability: 'native'},
-  ...Object.fromEntries(['net', 'http', 'https', 'http2', 'dgram', 'tls', 'dns'].map((name) => [name, {ruleId: 'sandbox/network', capability: 'net'}])),
-}
 
 const DYNAMIC_CODE: Rule = {ruleId: 'sandbox/dynamic-code', capability: 'eval'}
 const NATIVE: Rule = {ruleId: 'sandbox/native-access', capability: 'native'}
 const NETWORK: Rule = {ruleId: 'sandbox/network', capability: 'net'}
 const FS_WRITE: Rule = {ruleId: 'sandbox/fs-write', capability: 'fs'}
 
+/** The modules a skill may not load at all without a capability, by family (`node:dns/promises` is `dns`). */
+const RESTRICTED_MODULES = new Map<string, Rule>([
+  ['child_process', {ruleId: 'sandbox/restricted-import', capability: 'shell'}],
+  ['worker_threads', {ruleId: 'sandbox/restricted-import', capability: 'threads'}],
+  ['cluster', {ruleId: 'sandbox/restricted-import', capability: 'threads'}],
+  ['vm', {ruleId: 'sandbox/restricted-import', capability: 'eval'}],
+  ['inspector', {ruleId: 'sandbox/restricted-import', capability: 'native'}],
+  ...['net', 'http', 'https', 'http2', 'dgram', 'tls', 'dns'].map((name): [string, Rule] => [name, NETWORK]),
+])
+
 /** The functions of `fs` and `fs/promises` that change the file system. */
 const FS_WRITES = new Set(
-  ['writeFile', 'appendFile', 'mkdir', 'mkdtemp', 'rm', 'rmdir', 'unlink', 'rename', 'copyFile', 'cp', 'symlink', 'link', 'chmod', 'lchmod', 'chown', 'lchown', 'truncate', 'ftruncate', 'utimes', 'lutimes', 'write', 'writev']
+  ['writeFile', 'appendFile', 'mkdir', 'mkdtemp', 'rm', 'rmdir', 'unlink', 'rename', 'copyFile', 'cp', 'symlink', 'link', 'chmod', 'fchmod', 'lchmod', 'chown', 'fchown', 'lchown', 'truncate', 'ftruncate', 'utimes', 'futimes', 'lutimes', 'write', 'writev']
     .flatMap((name) => [name, `${name}Sync`])
-    .concat(['createWriteStream']),
+    .concat(['createWriteStream', 'WriteStream']),
 )
-/** `open` writes unless its flags are a read-only literal (no flags means `'r'`). */
-const FS_OPENS = new Set(['open', 'openSync', 'openAsBlob'])
-const READ_ONLY_FLAGS = new Set(['r', 'rs', 'sr'])
+/** `open` writes unless its flags are a literal that only reads (`'r'`, `'rs'`, `0`), or absent. */
+const FS_OPENS = new Set(['open', 'openSync'])
+const READ_ONLY_FLAGS = new Set(['r', 'rs', '0'])
 
 const NETWORK_GLOBALS = new Set(['fetch', 'WebSocket', 'XMLHttpRequest', 'EventSource'])
 const NATIVE_MEMBERS = new Set(['binding', 'dlopen', '_linkedBinding'])
-const GLOBAL_OBJECTS = new Set(['globalThis', 'global', 'self', 'window'])
 
 /** The syntax tree of TEXT, the content of FILE, as the rules read it. */
 export function parse(file: string, text: string): ts.SourceFile {
@@ -60,137 +72,154 @@ export function parse(file: string, text: string): ts.SourceFile {
 }
 
 /** Every use in SOURCE of a capability GRANTED does not hold, in the order of the text. */
-export function findSandboxViolations(source: ts.SourceFile, granted: ReadonlySet<Capability>): Violation[] {
-  const bindings = new ModuleBindings(source)
-  const found = new Map<string, Violation>()
-  const report = (rule: Rule, what: string, node: ts.Node) => {
-    if (granted.has(rule.capability)) return
-    const start = node.getStart(source)
-    found.set(`${start}:${rule.ruleId}`, {...rule, what, start})
+export function findSandboxViolations(source: SourceFile | ts.SourceFile, granted: ReadonlySet<Capability>): Violation[] {
+  const file = 'compilerNode' in source ? source.compilerNode : source
+  // One walk records the declarations and keeps the nodes that run; the rules then judge them, every name known.
+  const bindings = new ModuleBindings()
+  const running: ts.Node[] = []
+  const pending: ts.Node[] = [file]
+  const visit = (child: ts.Node) => {
+    pending.push(child)
   }
-  const loads = (specifierNode: ts.Node | undefined, at: ts.Node) => {
-    const specifier = literalText(specifierNode)
-    const rule = specifier === undefined ? undefined : RESTRICTED_MODULES[moduleFamily(specifier)]
-    if (rule) report(rule, moduleFamily(specifier!), at)
-  }
-  const pending: ts.Node[] = [source]
   while (pending.length > 0) {
     const node = pending.pop()!
-    ts.forEachChild(node, (child) => {
-      pending.push(child)
-    })
-    if (ts.isImportDeclaration(node)) {
-      if (!isTypeOnlyImport(node)) loads(node.moduleSpecifier, node.moduleSpecifier)
-    } else if (ts.isExportDeclaration(node)) {
-      if (!node.isTypeOnly && node.moduleSpecifier) loads(node.moduleSpecifier, node.moduleSpecifier)
-    } else if (ts.isImportEqualsDeclaration(node)) {
-      if (!node.isTypeOnly && ts.isExternalModuleReference(node.moduleReference)) loads(node.moduleReference.expression, node.moduleReference.expression)
-    } else if (ts.isCallExpression(node)) {
-      callViolations(node, bindings, report, loads)
-    } else if (ts.isNewExpression(node)) {
-      const callee = skipOuter(node.expression)
-      if (isGlobal(callee, 'Function', bindings)) report(DYNAMIC_CODE, 'new Function', node)
-    } else if (ts.isIdentifier(node) && isValueReference(node) && !bindings.declared.has(node.text)) {
-      if (node.text === 'eval') report(DYNAMIC_CODE, 'eval', node)
-      else if (NETWORK_GLOBALS.has(node.text)) report(NETWORK, node.text, node)
-    } else if (ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node)) {
-      memberViolations(node, bindings, report)
-    } else if (ts.isVariableDeclaration(node) && ts.isObjectBindingPattern(node.name) && node.initializer && isProcess(skipOuter(node.initializer), bindings)) {
-      for (const element of node.name.elements) {
-        const name = literalText(element.propertyName) ?? (element.propertyName && ts.isIdentifier(element.propertyName) ? element.propertyName.text : ts.isIdentifier(element.name) ? element.name.text : '')
-        if (NATIVE_MEMBERS.has(name)) report(NATIVE, `process.${name}`, element)
-      }
-    }
+    if (!runs(node)) continue
+    bindings.record(node)
+    running.push(node)
+    ts.forEachChild(node, visit)
   }
+  const found = new Map<string, Violation>()
+  const report: Report = (rule, what, node) => {
+    if (granted.has(rule.capability)) return
+    const start = node.getStart(file)
+    found.set(`${start}:${rule.ruleId}`, {...rule, what, start})
+  }
+  for (const node of running) judgeNode(node, bindings, report)
   return [...found.values()].sort((a, b) => a.start - b.start)
 }
 
+const PHRASES: Record<SandboxRuleId, (what: string) => string> = {
+  'sandbox/restricted-import': (what) => `uses ${what}`,
+  'sandbox/dynamic-code': (what) => `uses ${what}`,
+  'sandbox/native-access': (what) => `uses ${what}`,
+  'sandbox/fs-write': (what) => `writes files (${what})`,
+  'sandbox/network': (what) => `uses the network (${what})`,
+}
+
 export function violationMessage(skill: string, violation: Violation): string {
-  return `skill '${skill}' uses ${violation.what} without the '${violation.capability}' capability`
+  return `skill '${skill}' ${PHRASES[violation.ruleId](violation.what)} without the '${violation.capability}' capability`
 }
 
 type Report = (rule: Rule, what: string, node: ts.Node) => void
 
-function callViolations(call: ts.CallExpression, bindings: ModuleBindings, report: Report, loads: (specifier: ts.Node | undefined, at: ts.Node) => void): void {
-  const callee = skipOuter(call.expression)
-  if (bindings.isRequireCall(call)) {
-    const [argument] = call.arguments
-    const kind = callee.kind === ts.SyntaxKind.ImportKeyword ? 'import()' : 'require()'
-    if (argument && literalText(argument) === undefined) report(DYNAMIC_CODE, `${kind} of a computed name`, call)
-    else loads(argument, argument ?? call)
+const K = ts.SyntaxKind
+/** The kinds of node `judgeNode` looks at. */
+const JUDGED = new Set([
+  K.ImportDeclaration, K.ExportDeclaration, K.ImportEqualsDeclaration, K.ImportSpecifier, K.ExportSpecifier, K.BindingElement,
+  K.Identifier, K.PropertyAccessExpression, K.ElementAccessExpression, K.CallExpression, K.ImportKeyword,
+])
+
+function judgeNode(node: ts.Node, bindings: ModuleBindings, report: Report): void {
+  if (!JUDGED.has(node.kind)) return
+  if (ts.isImportDeclaration(node)) {
+    if (!isTypeOnlyDeclaration(node)) loads(node.moduleSpecifier, report)
+  } else if (ts.isExportDeclaration(node)) {
+    if (!node.moduleSpecifier || isTypeOnlyDeclaration(node)) return
+    loads(node.moduleSpecifier, report)
+    // `export * from 'fs'` hands the whole module on.
+    if (!node.exportClause || ts.isNamespaceExport(node.exportClause)) judge(bindings.valueOfDeclaration(node), node.moduleSpecifier, OTHER, true, report)
+  } else if (ts.isImportEqualsDeclaration(node)) {
+    if (node.isTypeOnly || !ts.isExternalModuleReference(node.moduleReference)) return
+    loads(node.moduleReference.expression, report)
+    judge(bindings.valueOfDeclaration(node), node.name, isExported(node) ? OTHER : ALIAS, true, report)
+  } else if (ts.isImportSpecifier(node)) {
+    if (!isTypeOnlyName(node)) judge(bindings.valueOfDeclaration(node), node, ALIAS, true, report)
+  } else if (ts.isExportSpecifier(node)) {
+    // `export {writeFileSync} from 'fs'` hands on what it names; `export {fs}` is a reference, judged as an identifier.
+    if (node.parent.parent.moduleSpecifier && !isTypeOnlyName(node)) judge(bindings.valueOfDeclaration(node), node, OTHER, true, report)
+  } else if (ts.isBindingElement(node)) {
+    judge(bindings.valueOfDeclaration(node), node, declarationUse(node), true, report)
+    // `const {[name]: f} = fs` takes a member the rules cannot name.
+    const {owner, name} = bindings.destructured(node)
+    if (name === undefined && !node.dotDotDotToken) judge(owner, node, OTHER, false, report)
+  } else if (ts.isIdentifier(node)) {
+    if (isValueReference(node)) judge(bindings.valueOf(node), node, useOf(node), bindings.declarationOf(node) === undefined, report)
+  } else {
+    // A member, a call, or the `import` of `import()`.
+    judge(bindings.valueOf(node as ts.Expression), node, useOf(node as ts.Expression), true, report)
+  }
+}
+
+/**
+ * Judge VALUE, found at NODE and used as USE says. A restricted function is
+ * reported where it is OBTAINED (not again at each use of an alias); a
+ * function the rules check by its arguments, when it is called; an object
+ * they follow into, when it is handed on.
+ */
+function judge(value: Value | undefined, node: ts.Node, use: Use, obtained: boolean, report: Report): void {
+  if (!value) return
+  const restricted = restrictedFunction(value)
+  if (restricted) {
+    if (obtained && use.kind !== 'inspect') report(restricted.rule, restricted.what, node)
     return
   }
-  if (isGlobal(callee, 'Function', bindings)) return report(DYNAMIC_CODE, 'Function()', call)
-  const write = fsFunction(callee, bindings)
-  if (write && (FS_WRITES.has(write) || (FS_OPENS.has(write) && !isReadOnlyOpen(call)))) report(FS_WRITE, `fs.${write}`, call)
+  if (use.kind === 'call') return judgeCall(value, use.call, report)
+  const followed = followedObject(value)
+  if (followed && use.kind === 'other') report(followed.rule, `${followed.name} as a value`, node)
 }
 
-/** The fs function CALLEE names (`fs.writeFile`, `promises.rm`, a destructured `writeFileSync`), or undefined. */
-function fsFunction(callee: ts.Expression, bindings: ModuleBindings): string | undefined {
-  if (ts.isIdentifier(callee)) {
-    const binding = bindings.get(callee.text)
-    return binding?.kind === 'member' && binding.module === 'fs' ? binding.member : undefined
+function judgeCall(callee: Value, call: ts.CallExpression | ts.NewExpression | ts.TaggedTemplateExpression, report: Report): void {
+  const args = ts.isTaggedTemplateExpression(call) ? undefined : call.arguments
+  if (callee.kind === 'loader') {
+    if (args?.length === 0) return
+    const specifier = args?.[0]
+    if (literalText(specifier) === undefined) report(DYNAMIC_CODE, `${(ts.isTaggedTemplateExpression(call) ? call.tag : call.expression).getText()}() of a computed name`, call)
+    else loads(specifier, report)
+  } else if (callee.kind === 'global' && callee.name === 'Function') {
+    report(DYNAMIC_CODE, ts.isNewExpression(call) ? 'new Function' : 'Function()', call)
+  } else if (isFsOpen(callee) && !isReadOnlyOpen(args)) {
+    report(FS_WRITE, `fs.${callee.member}`, call)
   }
-  const access = accessedName(callee)
-  return access && bindings.moduleOf(access.object) === 'fs' ? access.name : undefined
 }
 
-function isReadOnlyOpen(call: ts.CallExpression): boolean {
-  const flags = call.arguments[1]
-  if (!flags) return true
-  const text = literalText(flags)
+/** Report a load of a restricted module named by the literal SPECIFIER. */
+function loads(specifier: ts.Node | undefined, report: Report): void {
+  const text = literalText(specifier)
+  const family = text === undefined ? undefined : moduleFamily(text)
+  const rule = family === undefined ? undefined : RESTRICTED_MODULES.get(family)
+  if (rule) report(rule, family!, specifier!)
+}
+
+/** A function that is restricted as soon as the skill has it: an fs write, a native member of `process`, the global `eval` or a network global. */
+function restrictedFunction(value: Value): {rule: Rule; what: string} | undefined {
+  if (value.kind === 'member' && value.module === 'fs' && FS_WRITES.has(value.member)) return {rule: FS_WRITE, what: `fs.${value.member}`}
+  if (value.kind === 'member' && value.module === 'process' && NATIVE_MEMBERS.has(value.member)) return {rule: NATIVE, what: `process.${value.member}`}
+  if (value.kind === 'global' && value.name === 'eval') return {rule: DYNAMIC_CODE, what: 'eval'}
+  if (value.kind === 'global' && NETWORK_GLOBALS.has(value.name)) return {rule: NETWORK, what: value.name}
+  return undefined
+}
+
+/** An object or function the rules follow while it stays in view, and which rule applies when it is handed on. */
+function followedObject(value: Value): {rule: Rule; name: string} | undefined {
+  if (value.kind === 'module' && value.module === 'fs') return {rule: FS_WRITE, name: 'the fs module'}
+  if (value.kind === 'module' && value.module === 'process') return {rule: NATIVE, name: 'process'}
+  if (value.kind === 'module' && value.module === 'module') return {rule: DYNAMIC_CODE, name: "the 'module' module"}
+  if (value.kind === 'loader') return {rule: DYNAMIC_CODE, name: 'a module loader'}
+  if (value.kind === 'createRequire') return {rule: DYNAMIC_CODE, name: 'createRequire'}
+  if (value.kind === 'global' && value.name === 'Function') return {rule: DYNAMIC_CODE, name: 'Function'}
+  if (isFsOpen(value)) return {rule: FS_WRITE, name: `fs.${value.member}`}
+  return undefined
+}
+
+function isFsOpen(value: Value): value is Extract<Value, {kind: 'member'}> {
+  return value.kind === 'member' && value.module === 'fs' && FS_OPENS.has(value.member)
+}
+
+/** Open flags that only read; a callback in their place means the default, `'r'`. Flags the rules cannot read count as a write. */
+function isReadOnlyOpen(args: ts.NodeArray<ts.Expression> | undefined): boolean {
+  if (!args) return false
+  const flags = args[1]
+  if (!flags || ts.isArrowFunction(flags) || ts.isFunctionExpression(flags)) return true
+  const text = ts.isNumericLiteral(flags) ? flags.text : literalText(flags)
   return text !== undefined && READ_ONLY_FLAGS.has(text)
-}
-
-function memberViolations(node: ts.PropertyAccessExpression | ts.ElementAccessExpression, bindings: ModuleBindings, report: Report): void {
-  const access = accessedName(node)
-  if (!access) return
-  const object = skipOuter(access.object)
-  if (NATIVE_MEMBERS.has(access.name) && isProcess(object, bindings)) report(NATIVE, `process.${access.name}`, node)
-  else if (ts.isIdentifier(object) && GLOBAL_OBJECTS.has(object.text) && !bindings.declared.has(object.text)) {
-    if (access.name === 'eval') report(DYNAMIC_CODE, 'eval', node)
-    else if (NETWORK_GLOBALS.has(access.name)) report(NETWORK, access.name, node)
-  }
-}
-
-/** The global `process` (or `globalThis.process`, or the `process` module). */
-function isProcess(node: ts.Expression, bindings: ModuleBindings): boolean {
-  if (ts.isIdentifier(node)) return (node.text === 'process' && !bindings.declared.has('process')) || bindings.moduleOf(node) === 'process'
-  const access = accessedName(node)
-  if (access && access.name === 'process') return isGlobalObject(skipOuter(access.object), bindings)
-  return bindings.moduleOf(node) === 'process'
-}
-
-/** NODE is the global NAME: the identifier, undeclared in the file, or `globalThis.NAME`. */
-function isGlobal(node: ts.Expression, name: string, bindings: ModuleBindings): boolean {
-  if (ts.isIdentifier(node)) return node.text === name && !bindings.declared.has(name)
-  const access = accessedName(node)
-  return access !== undefined && access.name === name && isGlobalObject(skipOuter(access.object), bindings)
-}
-
-function isGlobalObject(node: ts.Expression, bindings: ModuleBindings): boolean {
-  return ts.isIdentifier(node) && GLOBAL_OBJECTS.has(node.text) && !bindings.declared.has(node.text)
-}
-
-function isTypeOnlyImport(node: ts.ImportDeclaration): boolean {
-  const clause = node.importClause
-  if (!clause) return false // `import 'child_process'` runs the module.
-  if (clause.isTypeOnly) return true
-  const named = clause.namedBindings
-  return !clause.name && named !== undefined && ts.isNamedImports(named) && named.elements.length > 0 && named.elements.every((element) => element.isTypeOnly)
-}
-
-/** An identifier that reads a variable: not a declaration's name, a property name or a type. */
-function isValueReference(node: ts.Identifier): boolean {
-  const parent = node.parent
-  if (!parent) return false
-  if (ts.isPropertyAccessExpression(parent) && parent.name === node) return false
-  if (ts.isQualifiedName(parent) && parent.right === node) return false
-  if ((ts.isPropertyAssignment(parent) || ts.isMethodDeclaration(parent) || ts.isPropertyDeclaration(parent) || ts.isPropertySignature(parent) || ts.isMethodSignature(parent) || ts.isGetAccessor(parent) || ts.isSetAccessor(parent) || ts.isEnumMember(parent)) && parent.name === node) return false
-  if (ts.isBindingElement(parent) && parent.propertyName === node) return false
-  if ((ts.isImportSpecifier(parent) || ts.isExportSpecifier(parent)) && parent.propertyName === node) return false
-  if (ts.isTypeReferenceNode(parent) || ts.isTypeQueryNode(parent) || ts.isExpressionWithTypeArguments(parent)) return false
-  if (ts.isLabeledStatement(parent) || ts.isBreakOrContinueStatement(parent)) return false
-  if ((ts.isVariableDeclaration(parent) || ts.isParameter(parent) || ts.isFunctionDeclaration(parent) || ts.isClassDeclaration(parent) || ts.isBindingElement(parent)) && parent.name === node) return false
-  return true
 }
