@@ -1,0 +1,83 @@
+// Bundles of this repository's TypeScript entry points, built with esbuild into
+// node_modules/.cache/passepartout/ when any of their inputs changed (a stat per
+// input otherwise). Dynamic imports become chunks of their own, so a command
+// loads only what it uses. No work at import time: a launched program may
+// import this module for a worker's bundle (launch.mjs, its entry, is still
+// running then and cannot be imported).
+import fs from 'node:fs'
+import path from 'node:path'
+import {fileURLToPath} from 'node:url'
+
+export const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)))
+
+/** The file to import for ENTRY (built when any of its inputs changed): for a worker thread of a launched program. */
+export async function bundled(entry, options = {}) {
+  return (await ensureBundle(path.resolve(root, entry), options)).main
+}
+
+/**
+ * The bundle of ENTRY: a folder per build (named by the time it was built), so
+ * that a process still loading chunks of an older build keeps finding them;
+ * the manifest names the current one. Builds older than a day are removed.
+ * With `selfContained`, the packages it imports are bundled in as well.
+ */
+export async function ensureBundle(entry, {selfContained = false} = {}) {
+  const cache = path.join(root, 'node_modules', '.cache', 'passepartout')
+  const name = path.relative(root, entry).replace(/[\\/]/g, '__').replace(/\.ts$/, '') + (selfContained ? '.self-contained' : '')
+  const manifestPath = path.join(cache, `${name}.inputs.json`)
+  const fresh = readFreshManifest(manifestPath)
+  if (fresh) return {build: fresh.build, main: path.join(cache, name, fresh.build, 'main.mjs')}
+  const esbuild = await import('esbuild')
+  const build = `${Date.now()}-${process.pid}`
+  const outdir = path.join(cache, name, build)
+  const result = await esbuild.build({
+    entryPoints: {main: entry},
+    outdir,
+    outExtension: {'.js': '.mjs'},
+    chunkNames: 'chunk-[hash]',
+    bundle: true,
+    splitting: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: selfContained ? 'bundle' : 'external',
+    // A self-contained bundle is mostly packages: its map goes beside it, read only when a stack needs it.
+    sourcemap: selfContained ? 'linked' : 'inline',
+    metafile: true,
+    logLevel: 'error',
+    absWorkingDir: root,
+  })
+  // A package's files count too when they are bundled: an upgrade rebuilds.
+  const inputs = Object.fromEntries(Object.keys(result.metafile.inputs).map((input) => [input, fs.statSync(path.join(root, input)).mtimeMs]))
+  fs.writeFileSync(`${manifestPath}.${process.pid}.tmp`, JSON.stringify({esbuild: esbuild.version, build, inputs}))
+  fs.renameSync(`${manifestPath}.${process.pid}.tmp`, manifestPath)
+  removeOldBuilds(path.join(cache, name), build)
+  return {build, main: path.join(outdir, 'main.mjs')}
+}
+
+function removeOldBuilds(folder, current) {
+  const dayAgo = Date.now() - 24 * 3600 * 1000
+  for (const entry of fs.readdirSync(folder)) {
+    if (entry !== current && Number.parseInt(entry, 10) < dayAgo) fs.rmSync(path.join(folder, entry), {recursive: true, force: true})
+  }
+}
+
+/** The manifest at MANIFEST_PATH when none of its inputs changed since, else undefined. */
+function readFreshManifest(manifestPath) {
+  let manifest
+  try {
+    manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8'))
+  } catch {
+    return undefined
+  }
+  if (typeof manifest.build !== 'string') return undefined
+  for (const [input, mtime] of Object.entries(manifest.inputs)) {
+    try {
+      if (fs.statSync(path.join(root, input)).mtimeMs !== mtime) return undefined
+    } catch {
+      return undefined
+    }
+  }
+  return manifest
+}
+
