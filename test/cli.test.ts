@@ -109,6 +109,21 @@ describe('passepartout tangle', () => {
     expect(fs.existsSync(path.join(dir, 'same.ts'))).toBe(false)
   })
 
+  it('refuses a skill document that tangles into node_modules/, and writes none of it; other documents tangle as Emacs does', () => {
+    const dir = folder({
+      'package.json': '{}',
+      'node_modules/zod/index.js': 'original',
+      'org/skills/evil.org': `* Evil\n${block('../../generated/skills/evil.ts', 'export const x = 1', ' :mkdirp yes')}${block('../../node_modules/zod/index.js', 'hijacked', ' :mkdirp yes')}`,
+      'org/skills/fine.org': block('../../generated/skills/fine.ts', 'export const y = 2', ' :mkdirp yes'),
+      'org/notes.org': block('../generated/core/notes.ts', 'export const z = 3', ' :mkdirp yes'),
+    })
+    const result = run(['tangle'], dir)
+    expect(result.status).toBe(1)
+    expect(result.stderr).toBe(`org/skills/evil.org:5:1: error: a skill document may not tangle into node_modules/, where packages are loaded from: ${path.join(dir, 'node_modules/zod/index.js')} [sandbox/tangle-target]\n`)
+    expect(fs.readFileSync(path.join(dir, 'node_modules/zod/index.js'), 'utf8')).toBe('original')
+    expect(listFiles(path.join(dir, 'generated'))).toEqual(['core', 'core/notes.ts', 'skills', 'skills/fine.ts'])
+  })
+
   it('refuses a target that is a directory', () => {
     const dir = folder({'doc.org': block('sub', 'x'), 'sub/keep': ''})
     expect(run(['tangle', 'doc.org'], dir).stderr).toMatch(/\[tangle\/target-is-directory\]/)

@@ -14,7 +14,7 @@
  * Declarations that do not run (`declare`, type-only imports) hide nothing.
  */
 import {ts} from 'ts-morph'
-import {accessedName, isTypeOnlyName, literalText, propertyNameText, skipOuter} from './sandbox-syntax.ts'
+import {accessedName, isTypeOnlyDeclaration, isTypeOnlyName, literalText, propertyNameText, skipOuter} from './sandbox-syntax.ts'
 
 export type Value =
   /** A module object: a namespace or default import, what `require` returns, `fs.promises`. */
@@ -59,7 +59,7 @@ export class ModuleBindings {
       if (ts.isIdentifier(node.name)) this.declareVariable(node.name, node)
     } else if (ts.isParameter(node)) {
       if (ts.isIdentifier(node.name)) this.scope(node.parent).set(node.name.text, node)
-    } else if ((ts.isFunctionDeclaration(node) && node.body) || ts.isClassDeclaration(node) || ts.isEnumDeclaration(node) || ts.isModuleDeclaration(node)) {
+    } else if ((ts.isFunctionDeclaration(node) && node.body) || ts.isClassDeclaration(node) || (ts.isEnumDeclaration(node) && !isConstEnum(node)) || (ts.isModuleDeclaration(node) && isInstantiated(node))) {
       if (node.name && ts.isIdentifier(node.name)) this.declare(node.name, node, 'block')
     } else if (ts.isFunctionExpression(node) || ts.isClassExpression(node)) {
       // The name of a function or class expression is seen only inside it.
@@ -119,7 +119,7 @@ export class ModuleBindings {
       return memberValue(moduleValue(declaration.moduleSpecifier), propertyNameText(node.propertyName ?? node.name)!)
     }
     if (ts.isExportDeclaration(node)) return node.moduleSpecifier && moduleValue(node.moduleSpecifier)
-    if (ts.isImportEqualsDeclaration(node)) return ts.isExternalModuleReference(node.moduleReference) ? moduleValue(node.moduleReference.expression) : undefined
+    if (ts.isImportEqualsDeclaration(node)) return ts.isExternalModuleReference(node.moduleReference) ? moduleValue(node.moduleReference.expression) : this.valueOfEntity(node.moduleReference)
     if (ts.isVariableDeclaration(node)) return node.initializer && this.valueOf(node.initializer)
     if (ts.isBindingElement(node)) {
       const {owner, name} = this.destructured(node)
@@ -128,6 +128,15 @@ export class ModuleBindings {
       return name === undefined ? undefined : memberValue(owner, name)
     }
     return undefined
+  }
+
+  /** `import x = globalThis.eval` aliases what the name stands for, as `const x = globalThis.eval` would. */
+  private valueOfEntity(name: ts.EntityName): Value | undefined {
+    if (ts.isIdentifier(name)) {
+      const declaration = this.declarationOf(name)
+      return declaration ? this.valueOfDeclaration(declaration) : globalValue(name.text)
+    }
+    return memberValue(this.valueOfEntity(name.left), name.right.text)
   }
 
   private declareVariable(name: ts.Identifier, node: ts.VariableDeclaration | ts.BindingElement): void {
@@ -150,6 +159,31 @@ export class ModuleBindings {
     if (!names) this.scopes.set(node, (names = new Map()))
     return names
   }
+}
+
+/**
+ * A namespace declares a value only when it holds code that runs: `namespace fetch {}` or one of types only
+ * emits nothing, and the name still means the global at run time.
+ */
+function isInstantiated(node: ts.ModuleDeclaration): boolean {
+  const body = node.body
+  if (!body) return false
+  if (ts.isModuleDeclaration(body)) return isInstantiated(body)
+  if (!ts.isModuleBlock(body)) return false
+  return body.statements.some((statement) => {
+    if (ts.canHaveModifiers(statement) && ts.getModifiers(statement)?.some((modifier) => modifier.kind === ts.SyntaxKind.DeclareKeyword)) return false
+    if (ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) return false
+    if (ts.isModuleDeclaration(statement)) return isInstantiated(statement)
+    if (ts.isEnumDeclaration(statement)) return !isConstEnum(statement)
+    if (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) return !isTypeOnlyDeclaration(statement)
+    if (ts.isImportEqualsDeclaration(statement)) return !statement.isTypeOnly
+    return true
+  })
+}
+
+/** A `const enum` is inlined where it is used and declares nothing at run time. */
+function isConstEnum(node: ts.EnumDeclaration): boolean {
+  return (ts.getCombinedModifierFlags(node) & ts.ModifierFlags.Const) !== 0
 }
 
 function globalValue(name: string): Value {

@@ -20,11 +20,11 @@
 import type {SourceFile} from 'ts-morph'
 import {ts} from 'ts-morph'
 import type {RuleId} from '../diagnostics.ts'
-import type {Capability} from './capabilities.ts'
-import {ModuleBindings, moduleFamily, type Value} from './module-bindings.ts'
-import {ALIAS, declarationUse, isExported, isTypeOnlyDeclaration, isTypeOnlyName, isValueReference, literalText, OTHER, runs, type Use, useOf} from './sandbox-syntax.ts'
+import {builtinName, type Capability, moduleCapability} from './capabilities.ts'
+import {ModuleBindings, type Value} from './module-bindings.ts'
+import {ALIAS, declarationUse, isExported, isTypeOnlyDeclaration, isTypeOnlyName, isValueReference, literalText, OTHER, propertyNameText, runs, type Use, useOf} from './sandbox-syntax.ts'
 
-export type SandboxRuleId = Exclude<Extract<RuleId, `sandbox/${string}`>, 'sandbox/unknown-capability'>
+export type SandboxRuleId = Exclude<Extract<RuleId, `sandbox/${string}`>, 'sandbox/unknown-capability' | 'sandbox/tangle-target'>
 
 export interface Violation {
   ruleId: SandboxRuleId
@@ -43,15 +43,10 @@ const NATIVE: Rule = {ruleId: 'sandbox/native-access', capability: 'native'}
 const NETWORK: Rule = {ruleId: 'sandbox/network', capability: 'net'}
 const FS_WRITE: Rule = {ruleId: 'sandbox/fs-write', capability: 'fs'}
 
-/** The modules a skill may not load at all without a capability, by family (`node:dns/promises` is `dns`). */
-const RESTRICTED_MODULES = new Map<string, Rule>([
-  ['child_process', {ruleId: 'sandbox/restricted-import', capability: 'shell'}],
-  ['worker_threads', {ruleId: 'sandbox/restricted-import', capability: 'threads'}],
-  ['cluster', {ruleId: 'sandbox/restricted-import', capability: 'threads'}],
-  ['vm', {ruleId: 'sandbox/restricted-import', capability: 'eval'}],
-  ['inspector', {ruleId: 'sandbox/restricted-import', capability: 'native'}],
-  ...['net', 'http', 'https', 'http2', 'dgram', 'tls', 'dns'].map((name): [string, Rule] => [name, NETWORK]),
-])
+/** The rule a restricted module of Node breaks: the network's own, or a restricted import. */
+function moduleRule(capability: Capability): Rule {
+  return capability === 'net' ? NETWORK : {ruleId: 'sandbox/restricted-import', capability}
+}
 
 /** The functions of `fs` and `fs/promises` that change the file system. */
 const FS_WRITES = new Set(
@@ -61,10 +56,11 @@ const FS_WRITES = new Set(
 )
 /** `open` writes unless its flags are a literal that only reads (`'r'`, `'rs'`, `0`), or absent. */
 const FS_OPENS = new Set(['open', 'openSync'])
+/** Reads that write when their options say so (`{flag: 'w'}` truncates the file). */
+const FS_READS_WITH_FLAGS = new Set(['readFile', 'readFileSync', 'createReadStream'])
 const READ_ONLY_FLAGS = new Set(['r', 'rs', '0'])
 
 const NETWORK_GLOBALS = new Set(['fetch', 'WebSocket', 'XMLHttpRequest', 'EventSource'])
-const NATIVE_MEMBERS = new Set(['binding', 'dlopen', '_linkedBinding'])
 
 /** The syntax tree of TEXT, the content of FILE, as the rules read it. */
 export function parse(file: string, text: string): ts.SourceFile {
@@ -129,8 +125,8 @@ function judgeNode(node: ts.Node, bindings: ModuleBindings, report: Report): voi
     // `export * from 'fs'` hands the whole module on.
     if (!node.exportClause || ts.isNamespaceExport(node.exportClause)) judge(bindings.valueOfDeclaration(node), node.moduleSpecifier, OTHER, true, report)
   } else if (ts.isImportEqualsDeclaration(node)) {
-    if (node.isTypeOnly || !ts.isExternalModuleReference(node.moduleReference)) return
-    loads(node.moduleReference.expression, report)
+    if (node.isTypeOnly) return
+    if (ts.isExternalModuleReference(node.moduleReference)) loads(node.moduleReference.expression, report)
     judge(bindings.valueOfDeclaration(node), node.name, isExported(node) ? OTHER : ALIAS, true, report)
   } else if (ts.isImportSpecifier(node)) {
     if (!isTypeOnlyName(node)) judge(bindings.valueOfDeclaration(node), node, ALIAS, true, report)
@@ -179,21 +175,28 @@ function judgeCall(callee: Value, call: ts.CallExpression | ts.NewExpression | t
     report(DYNAMIC_CODE, ts.isNewExpression(call) ? 'new Function' : 'Function()', call)
   } else if (isFsOpen(callee) && !isReadOnlyOpen(args)) {
     report(FS_WRITE, `fs.${callee.member}`, call)
+  } else if (isFsReadWithFlags(callee) && !isReadOnlyOptions(args?.[1])) {
+    report(FS_WRITE, `fs.${callee.member} with a flag that writes`, call)
+  } else if (callee.kind === 'module' && callee.module === 'module') {
+    report(DYNAMIC_CODE, ts.isNewExpression(call) ? "new Module() of the 'module' module" : "the 'module' module called", call)
   }
 }
 
-/** Report a load of a restricted module named by the literal SPECIFIER. */
+/** Report a load of a restricted module of Node named by the literal SPECIFIER (capabilities.ts says which are). */
 function loads(specifier: ts.Node | undefined, report: Report): void {
   const text = literalText(specifier)
-  const family = text === undefined ? undefined : moduleFamily(text)
-  const rule = family === undefined ? undefined : RESTRICTED_MODULES.get(family)
-  if (rule) report(rule, family!, specifier!)
+  const name = text === undefined ? undefined : builtinName(text)
+  const capability = name === undefined ? undefined : moduleCapability(name)
+  if (capability) report(moduleRule(capability), name!, specifier!)
 }
 
 /** A function that is restricted as soon as the skill has it: an fs write, a native member of `process`, the global `eval` or a network global. */
 function restrictedFunction(value: Value): {rule: Rule; what: string} | undefined {
   if (value.kind === 'member' && value.module === 'fs' && FS_WRITES.has(value.member)) return {rule: FS_WRITE, what: `fs.${value.member}`}
-  if (value.kind === 'member' && value.module === 'process' && NATIVE_MEMBERS.has(value.member)) return {rule: NATIVE, what: `process.${value.member}`}
+  // A skill without `native` has no process at all: every member it takes is reported (a loader it names is a loader).
+  if (value.kind === 'member' && value.module === 'process') return {rule: NATIVE, what: `process.${value.member}`}
+  // Of the 'module' module, only createRequire is followed (as a loader); the rest compiles or loads code its own way.
+  if (value.kind === 'member' && value.module === 'module') return {rule: DYNAMIC_CODE, what: `module.${value.member}`}
   if (value.kind === 'global' && value.name === 'eval') return {rule: DYNAMIC_CODE, what: 'eval'}
   if (value.kind === 'global' && NETWORK_GLOBALS.has(value.name)) return {rule: NETWORK, what: value.name}
   return undefined
@@ -213,6 +216,28 @@ function followedObject(value: Value): {rule: Rule; name: string} | undefined {
 
 function isFsOpen(value: Value): value is Extract<Value, {kind: 'member'}> {
   return value.kind === 'member' && value.module === 'fs' && FS_OPENS.has(value.member)
+}
+
+function isFsReadWithFlags(value: Value): value is Extract<Value, {kind: 'member'}> {
+  return value.kind === 'member' && value.module === 'fs' && FS_READS_WITH_FLAGS.has(value.member)
+}
+
+/**
+ * The options of a read that cannot make it write: none, an encoding as a literal, a callback, or an object
+ * literal whose `flag`/`flags` is absent or a read-only literal. Options the rules cannot read count as a write.
+ */
+function isReadOnlyOptions(options: ts.Expression | undefined): boolean {
+  if (!options || ts.isArrowFunction(options) || ts.isFunctionExpression(options) || literalText(options) !== undefined) return true
+  if (!ts.isObjectLiteralExpression(options)) return false
+  return options.properties.every((property) => {
+    if (!ts.isPropertyAssignment(property) && !ts.isShorthandPropertyAssignment(property)) return false
+    const name = propertyNameText(property.name)
+    if (name === undefined) return false
+    if (name !== 'flag' && name !== 'flags') return true
+    const value = ts.isPropertyAssignment(property) ? property.initializer : undefined
+    const text = value && (ts.isNumericLiteral(value) ? value.text : literalText(value))
+    return text !== undefined && READ_ONLY_FLAGS.has(text)
+  })
 }
 
 /** Open flags that only read; a callback in their place means the default, `'r'`. Flags the rules cannot read count as a write. */

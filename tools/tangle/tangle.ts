@@ -9,6 +9,7 @@ import {type Diagnostic, diagnostic, isError} from '../diagnostics.ts'
 import {type DocumentMeta, documentMeta} from '../org/document-meta.ts'
 import {type CachedDocument, cachedWarnings, type TangleCache} from './cache.ts'
 import {DiskView} from './disk.ts'
+import {skillTargetRefusal} from './skill-targets.ts'
 import {type DocumentPlan, planDocument} from './tangle-document.ts'
 import {preview, type WriteStatus, writeDocument} from './write.ts'
 
@@ -64,6 +65,7 @@ export function tangle(options: TangleOptions): TangleReport {
     return cached ? fromCache(file, cached) : fromPlan(planFile(file, options.allowOutside === true, disk))
   })
   refuseSharedTargets(documents, options.cache)
+  refuseSkillTargets(documents, disk, options.cache)
   for (const document of documents) {
     if (!document.plan || document.failed) continue
     try {
@@ -158,6 +160,23 @@ function refuseSharedTargets(documents: DocumentOutcome[], cache: TangleCache | 
       document.diagnostics.push(diagnostic(document.path, 'tangle/target-conflict', `${target} is also written by ${others.join(', ')}; each target belongs to one document`, place))
       refuse(document, cache)
     }
+  }
+}
+
+/** A skill document that writes outside the skills' folders writes nothing (skill-targets.ts). */
+function refuseSkillTargets(documents: DocumentOutcome[], disk: DiskView, cache: TangleCache | undefined): void {
+  for (const document of documents) {
+    const project = disk.projectRoot(path.dirname(document.path))
+    if (!project) continue
+    const skillsDir = path.join(project, 'org', 'skills')
+    const refused = document.targets.flatMap((target) => {
+      const reason = skillTargetRefusal(document.path, target.path, skillsDir, project)
+      const line = target.blockLines[0]
+      return reason ? [diagnostic(document.path, 'sandbox/tangle-target', reason, line === undefined ? undefined : {line, column: 1})] : []
+    })
+    if (refused.length === 0) continue
+    document.diagnostics.push(...refused)
+    refuse(document, cache)
   }
 }
 

@@ -1,0 +1,27 @@
+/**
+ * Where a skill document may tangle. A skill is untrusted code, and so is the
+ * document that holds it: if its `:tangle` could name any file of the project,
+ * saving it would overwrite the core's own generated code, another skill's
+ * document, or a package in node_modules/ that the core loads next time. A
+ * document under the project's org/skills/ may therefore write only into
+ * org/skills/ (beside itself) and generated/skills/, never an Org file, and
+ * never into a node_modules/ folder. Emacs writes such targets; Passepartout
+ * refuses them, since safety requires it.
+ */
+import path from 'node:path'
+
+/** Why the skill document DOCUMENT may not write TARGET (both absolute), or undefined when it may or is no skill. */
+export function skillTargetRefusal(document: string, target: string, skillsDir: string, project: string): string | undefined {
+  if (!isInside(document, skillsDir)) return undefined
+  const allowed = [skillsDir, path.join(project, 'generated', 'skills')]
+  const where = `${path.relative(project, skillsDir) || '.'}/ or generated/skills/`
+  if (target.split(path.sep).includes('node_modules')) return `a skill document may not tangle into node_modules/, where packages are loaded from: ${target}`
+  if (target.endsWith('.org')) return `a skill document may not tangle an Org document: ${target}`
+  if (!allowed.some((folder) => isInside(target, folder))) return `a skill document may tangle only into ${where}: ${target}`
+  return undefined
+}
+
+function isInside(file: string, folder: string): boolean {
+  const relative = path.relative(folder, file)
+  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative)
+}
