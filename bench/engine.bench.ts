@@ -80,6 +80,13 @@ async function benchGates(): Promise<void> {
     host.push(performance.now() - started)
     if (outcome.kind !== 'pass' || outcome.trace.length !== 50) throw new Error(`unexpected outcome: ${JSON.stringify(outcome).slice(0, 200)}`)
   }
+  // The channel alone: a question whose answer costs the host nothing (no skill has a prompt, so no trigger runs).
+  const channel: number[] = []
+  for (let k = 0; k < PROPOSALS; k++) {
+    const started = performance.now()
+    await engine.findTriggeredSkill(context)
+    channel.push(performance.now() - started)
+  }
   engine.close()
   // The same gates as functions of this process, called in priority order as the engine called them before the host.
   const gates = Array.from({length: 50}, (_, n) => ({priority: n % 50, gate: new Function(`return ${gateSource(n)}`)() as (p: typeof proposal, c: typeof context) => {kind: string}}))
@@ -95,21 +102,25 @@ async function benchGates(): Promise<void> {
   console.log(`all gates of 50 skills on one proposal (${PROPOSALS} proposals)`)
   console.log(row('  through the skill host (one round trip)   ', host), ' (goal: p95 under 0.5 ms)')
   console.log(row('  called in this process, no boundary       ', inProcess))
+  console.log(row('  the channel alone (a question of no work) ', channel))
   console.log(`  the boundary costs ${(percentile(host, 0.5) / Math.max(percentile(inProcess, 0.5), 0.0005)).toFixed(0)}x at the median, ${((percentile(host, 0.5) * 1000) / 50).toFixed(1)} µs a gate\n`)
   fs.rmSync(root, {recursive: true, force: true})
 }
 
+/** The first boot of a project compiles every skill; the next ones find them in the compile cache (node_modules/.cache). */
 async function benchBoot(size: number): Promise<void> {
   const root = writeProject(size)
+  fs.mkdirSync(path.join(root, 'node_modules'))
   const times: number[] = []
   let summary = ''
-  for (let run = 0; run < RUNS; run++) {
+  for (let run = 0; run <= RUNS; run++) {
     const result = await SkillEngine.boot({root, mandatory: []})
     times.push(result.elapsedMs)
     summary = result.summary
     result.engine.close()
   }
-  console.log(`boot, ${String(size).padStart(4)} skills   median ${median(times).toFixed(0).padStart(6)} ms   (${(median(times) / size).toFixed(2)} ms a skill; ${summary})`)
+  const [first, ...warm] = times
+  console.log(`boot, ${String(size).padStart(4)} skills   first ${first!.toFixed(0).padStart(5)} ms   then median ${median(warm).toFixed(0).padStart(5)} ms   (${(median(warm) / size).toFixed(2)} ms a skill; ${summary})`)
   fs.rmSync(root, {recursive: true, force: true})
 }
 
@@ -192,21 +203,27 @@ async function benchRestart(): Promise<void> {
   const root = writeProject(100, {'looper.org': looper})
   const timeoutMs = 1000
   const stops: number[] = []
-  const restarts: number[] = []
+  const cold: number[] = []
+  const spare: number[] = []
   for (let run = 0; run < RUNS; run++) {
-    const {engine} = await SkillEngine.boot({root, mandatory: [], timeoutMs})
-    const started = performance.now()
-    const outcome = await engine.verify(proposal, context)
-    const total = performance.now() - started
-    const restart = engine.catalog.restarts.at(-1)
-    if (outcome.kind !== 'block' || outcome.gate !== 'looper' || !restart) throw new Error(`the looper was not stopped: ${JSON.stringify(outcome).slice(0, 200)}`)
-    restarts.push(restart.ms)
-    stops.push(total - restart.ms)
-    engine.close()
+    for (const wait of [0, 1500]) {
+      const {engine} = await SkillEngine.boot({root, mandatory: [], timeoutMs})
+      // Right after the boot there is no spare host yet; a second later there is.
+      await new Promise((resolve) => setTimeout(resolve, wait))
+      const started = performance.now()
+      const outcome = await engine.verify(proposal, context)
+      const total = performance.now() - started
+      const restart = engine.catalog.restarts.at(-1)
+      if (outcome.kind !== 'block' || outcome.gate !== 'looper' || !restart) throw new Error(`the looper was not stopped: ${JSON.stringify(outcome).slice(0, 200)}`)
+      ;(wait === 0 ? cold : spare).push(restart.ms)
+      stops.push(total - restart.ms)
+      engine.close()
+    }
   }
   console.log(`\na gate that loops, 100 other skills loaded (timeout ${timeoutMs} ms; median of ${RUNS})`)
-  console.log(`  stopped by the watchdog after   ${median(stops).toFixed(0).padStart(5)} ms   (the timeout, then the pause that reads where it was)`)
-  console.log(`  new host started, 100 reloaded   ${median(restarts).toFixed(0).padStart(5)} ms   (goal: under 300 ms)`)
+  console.log(`  stopped by the watchdog after                 ${median(stops).toFixed(0).padStart(5)} ms   (the timeout, then the pause that reads where it was)`)
+  console.log(`  a new host started, the 100 loaded into it     ${median(cold).toFixed(0).padStart(5)} ms   (right after the boot: no spare yet)`)
+  console.log(`  the spare host taken, the 100 loaded into it   ${median(spare).toFixed(0).padStart(5)} ms   (goal: under 300 ms)`)
   fs.rmSync(root, {recursive: true, force: true})
 }
 
