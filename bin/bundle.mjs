@@ -1,8 +1,8 @@
 // Bundles of this repository's TypeScript entry points, built with esbuild into
 // node_modules/.cache/passepartout/ when any of their inputs changed (a stat per
 // input otherwise). Dynamic imports become chunks of their own, so a command
-// loads only what it uses. No work at import time: a launched program may
-// import this module for a worker's bundle (launch.mjs, its entry, is still
+// loads only what it uses. No work at import time: a launched program imports
+// this module for the bundles it runs itself (launch.mjs, its entry, is still
 // running then and cannot be imported).
 import fs from 'node:fs'
 import path from 'node:path'
@@ -10,7 +10,7 @@ import {fileURLToPath} from 'node:url'
 
 export const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)))
 
-/** The file to import for ENTRY (built when any of its inputs changed): for a worker thread of a launched program. */
+/** The file to run for ENTRY, built when any of its inputs changed (the skill host's, which the core forks). */
 export async function bundled(entry, options = {}) {
   return (await ensureBundle(path.resolve(root, entry), options)).main
 }
@@ -41,7 +41,7 @@ export async function ensureBundle(entry, {selfContained = false} = {}) {
     format: 'esm',
     target: 'node20',
     packages: selfContained ? 'bundle' : 'external',
-    // A self-contained bundle is mostly packages: its map goes beside it, read only when a stack needs it.
+    // A self-contained bundle is mostly packages: its map goes beside it (Node parses an inline map at load: 100 ms).
     sourcemap: selfContained ? 'linked' : 'inline',
     metafile: true,
     logLevel: 'error',

@@ -2,24 +2,20 @@
 // (bundle.mjs) when any of its inputs changed, then import it and run it.
 //
 //   node bin/launch.mjs ENTRY.ts [ARGS...]      runs ENTRY's default export or main(args)
-//   node bin/launch.mjs --self-contained ENTRY.ts [ARGS...]
-//                                               the same, its packages bundled in too (the skill host: one file
-//                                               loads in a third of the time a graph of package files does)
 import fs from 'node:fs'
 import path from 'node:path'
 import {fileURLToPath, pathToFileURL} from 'node:url'
 import {ensureBundle, root} from './bundle.mjs'
 
-export async function launch(entry, args, options = {}) {
+export async function launch(entry, args) {
   if (!fs.existsSync(path.join(root, 'node_modules', 'esbuild'))) {
     process.stderr.write(`passepartout: dependencies are not installed; run \`make setup\` (npm ci) in ${root}\n`)
     return 2
   }
-  // Node parses a bundle's source map when it loads it: 100 ms for a self-contained one, which its stacks rarely need.
-  if (!options.selfContained) process.setSourceMapsEnabled(true)
+  process.setSourceMapsEnabled(true)
   // Bundled code cannot find the repository from its own location: tell it.
   process.env.PASSEPARTOUT_HOME = root
-  const {build, main} = await ensureBundle(path.resolve(root, entry), options)
+  const {build, main} = await ensureBundle(path.resolve(root, entry))
   // Caches of results are valid for one build of the tools only.
   process.env.PASSEPARTOUT_BUILD = build
   const module = await import(pathToFileURL(main).href)
@@ -27,7 +23,6 @@ export async function launch(entry, args, options = {}) {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === fs.realpathSync(process.argv[1])) {
-  const selfContained = process.argv[2] === '--self-contained'
-  const [entry, ...args] = process.argv.slice(selfContained ? 3 : 2)
-  process.exitCode = await launch(entry, args, {selfContained})
+  const [entry, ...args] = process.argv.slice(2)
+  process.exitCode = await launch(entry, args)
 }
