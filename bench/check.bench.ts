@@ -82,12 +82,12 @@ async function warmRechecks(root: string): Promise<{p50: number; p95: number; ti
   return {p50: sorted[Math.floor(sorted.length * 0.5)]!, p95: sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)]!, times, warmUp, whole}
 }
 
-/** A skill document tangling to generated/skill-N.ts, importing skill N-1. */
+/** A skill document tangling to generated/skills/skill-N.ts, importing skill N-1. */
 function skillDocument(n: number): string {
   const lines = [`#+TITLE: Skill ${n}`, n > 0 ? `#+DEPENDS_ON: id:skill-${n - 1}-0` : '#+DEPENDS_ON:', '']
   const sections = ['Intent', 'Contract', 'Implementation', 'Gate', 'Helpers']
   sections.forEach((section, s) => {
-    lines.push(`* ${section}`, ':PROPERTIES:', `:ID: skill-${n}-${s}`, `:header-args:typescript: :tangle ../../generated/skill-${n}.ts :mkdirp yes`, ':END:')
+    lines.push(`* ${section}`, ':PROPERTIES:', `:ID: skill-${n}-${s}`, `:header-args:typescript: :tangle ../../generated/skills/skill-${n}.ts :mkdirp yes`, ':END:')
     for (let p = 0; p < 10; p++) lines.push(`Prose line ${p} about the ${section.toLowerCase()} of skill ${n}.`)
     lines.push('', '#+begin_src typescript')
     if (s === 0) lines.push(n > 0 ? `import {step4_${n - 1}} from './skill-${n - 1}.ts'` : 'const step4_base = (input: string): string => input', 'export const LIMIT = 10')
