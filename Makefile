@@ -29,16 +29,20 @@ test: check
 watch: $(DEPS)
 	$(CLI) watch
 
-# Tangle and check everything, then boot the core's skills once and print the catalog.
+# Tangle and check everything, boot the core's skills once and print the catalog, then send
+# one line through the whole loop with the offline backend to show the gate trace.
 run: $(DEPS)
 	$(CLI) check
 	$(CLI) skills
+	PASSEPARTOUT_BACKENDS=offline $(CLI) ask 'hello from make run'
 
 bench: $(DEPS)
 	node bin/launch.mjs bench/tangle.bench.ts
 	node bin/launch.mjs bench/check.bench.ts
 	$(CLI) tangle org/core
 	node bin/launch.mjs bench/engine.bench.ts
+	node bin/launch.mjs bench/pipeline.bench.ts
+	node bin/launch.mjs bench/memory.bench.ts
 
 clean:
 	rm -rf generated node_modules/.cache/passepartout

@@ -61,7 +61,10 @@ export const RULES = {
   'skill/import': ['error', 'a skill imports something a skill cannot: code outside every skill, or a skill that is not ready'],
   'skill/dependency-not-ready': ['error', 'a skill whose dependency did not load'],
   'skill/mandatory': ['error', 'a mandatory skill is missing or not ready: the core does not start'],
-  'config/invalid': ['error', 'the "passepartout" section of package.json is not valid'],
+  'config/invalid': ['error', 'a setting is not valid: the "passepartout" section of package.json, a variable of the environment or .env'],
+  'memory/damaged': ['error', "the memory database's hashes or root do not match its objects, or it is not a database: it was kept aside"],
+  'memory/unavailable': ['error', 'the memory database could not be opened'],
+  'core/internal': ['error', 'the core failed in a way it did not expect: a bug, reported without a stack trace'],
   'io/read': ['error', 'a file could not be read'],
   'io/write': ['error', 'a file could not be written'],
 } as const satisfies Record<string, readonly [Severity, string]>

@@ -53,8 +53,16 @@ async function dispatch(argv: string[], cwd: string): Promise<number> {
     case 'check':
       return (await import('./check-command.ts')).runCheck(args, flags, context)
     case 'skills':
-      if (args.length > 0) throw new UsageError('skills takes no arguments: it reads the skill documents of the project')
-      return (await import('./skills-command.ts')).runSkills({json: values.json}, context)
+    case 'doctor':
+      if (args.length > 0) throw new UsageError(`${command} takes no arguments: it reads the project's skill documents and settings`)
+      return (await import('./core-command.ts')).runCore(command, [], {json: values.json}, context)
+    case 'ask':
+      if (args.length === 0) throw new UsageError('ask needs the text to send: passepartout ask "what is on my list?"')
+      return (await import('./core-command.ts')).runCore(command, args, {json: values.json}, context)
+    case 'approve':
+    case 'deny':
+      if (args.length !== 1) throw new UsageError(`${command} takes one approval id (passepartout ask prints it)`)
+      return (await import('./core-command.ts')).runCore(command, args, {json: values.json}, context)
     case 'deps':
       return (await import('./deps-command.ts')).runDeps(args, {json: values.json, dot: values.dot}, context)
     case undefined:

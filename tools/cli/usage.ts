@@ -20,10 +20,17 @@ commands:
   deps [FILE|DIR ...]     the documents in load order (#+DEPENDS_ON: and :ID:)
   skills                  boot the project's skills (org/skills/) once and print
                           the catalog; exit 1 when a mandatory skill is not ready
+  ask TEXT                send TEXT through Perceive, Reason and Act once and print
+                          each attempt, the gate trace, the action and any approval
+                          it waits for; exit 1 when no backend answered
+  approve ID / deny ID    settle an approval that ask printed
+  doctor                  check the backends, memory and mandatory skills:
+                          healthy, degraded or unhealthy (exit 1)
 
 options:
   --dry-run               show what would be written, write nothing
-  --json                  print a machine-readable report on stdout
+  --json                  print a machine-readable report on stdout (tangle, deps,
+                          skills, ask, approve, deny, doctor)
   --dot                   deps: print the graph in Graphviz DOT
   --allow-outside         let targets resolve outside the project
   --no-cache              tangle every document, even those unchanged since the

@@ -1,8 +1,8 @@
 /**
- * `passepartout skills [--json]`: tangle the core (org/core/ of this
- * installation), then run its `skills` command, which boots the skill
- * documents of the project once and prints the catalog. The core is
- * TypeScript tangled from Org, so it is bundled on first use, like the CLI.
+ * The commands the core answers (`skills`, `ask`, `approve`, `deny`,
+ * `doctor`): tangle the core (org/core/ of this installation), then run its
+ * commands module (generated/core/commands.ts). The core is TypeScript
+ * tangled from Org, so it is bundled on first use, like the CLI.
  */
 import path from 'node:path'
 import {pathToFileURL} from 'node:url'
@@ -14,7 +14,9 @@ import type {CommandContext} from './usage.ts'
 
 type Launch = (entry: string, args: string[]) => Promise<number>
 
-export async function runSkills(flags: {json: boolean}, context: CommandContext): Promise<number> {
+export type CoreCommand = 'skills' | 'ask' | 'approve' | 'deny' | 'doctor'
+
+export async function runCore(command: CoreCommand, args: string[], flags: {json: boolean}, context: CommandContext): Promise<number> {
   const home = process.env.PASSEPARTOUT_HOME ?? findProjectRoot(import.meta.dirname)!
   const report = tangle({files: listOrgFiles(path.join(home, 'org', 'core')), cache: TangleCache.open(home, {tool: process.env.PASSEPARTOUT_BUILD ?? '', allowOutside: false})})
   if (hasErrors(report)) {
@@ -23,5 +25,6 @@ export async function runSkills(flags: {json: boolean}, context: CommandContext)
     return 1
   }
   const {launch} = (await import(pathToFileURL(path.join(home, 'bin', 'launch.mjs')).href)) as {launch: Launch}
-  return launch('generated/core/commands.ts', [...(flags.json ? ['--json'] : []), ...(context.frames ? ['--frames'] : [])])
+  // The arguments travel after `--`: a text to ask may itself start with dashes.
+  return launch('generated/core/commands.ts', [command, ...(flags.json ? ['--json'] : []), ...(context.frames ? ['--frames'] : []), '--', ...args])
 }
