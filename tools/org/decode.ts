@@ -61,7 +61,8 @@ function detectEol(raw: string): Eol {
     else if (seen !== kind) seen = 'crlf' // CR mixed with CRLF: DOS with stray CRs
     const next = kind === 'crlf' ? at + 2 : at + 1
     i = raw.indexOf('\r', next)
-    lf = raw.indexOf('\n', next)
+    // Searched again only once passed: in a file with no LF at all, searching from each CR scanned to the end every time.
+    if (lf !== -1 && lf < next) lf = raw.indexOf('\n', next)
   }
   return seen ?? 'lf'
 }

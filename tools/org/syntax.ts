@@ -6,6 +6,7 @@
  * `\s-` (whitespace syntax) is not JavaScript's `\s`, and `.` never matches a
  * newline only (JavaScript's also stops at `\r`, U+2028 and U+2029).
  */
+import {BLANKS, BLANKS_AND_BREAKS, endOfContent, trimBoth, trimEnd} from './trim.ts'
 
 /** Characters with whitespace syntax in an Org buffer (Emacs's `\s-`). */
 export const WHITESPACE_SYNTAX = '\\t\\n\\f\\r \\u00a0\\u2000-\\u200b\\u202f\\u205f\\u3000'
@@ -55,7 +56,7 @@ export function nodeProperty(line: string): {key: string; value: string; keyStar
   if (!match) return null
   const key = match[1]!
   const keyStart = line.indexOf(':') + 1
-  const value = line.slice(keyStart + key.length + 1).replace(/^[ \t]+|[ \t]+$/g, '')
+  const value = trimBoth(line.slice(keyStart + key.length + 1))
   return {key, value, keyStart}
 }
 
@@ -116,7 +117,7 @@ export function affiliatedLine(line: string): {key: string; spelling: string; va
   const raw = (match[1] ?? match[2] ?? match[3]!).toUpperCase()
   const key = AFFILIATED_TRANSLATION[raw] ?? raw
   const valueStart = match[0].length
-  return {key, spelling: raw, value: orgTrim(line.slice(valueStart).replace(/[ \t]+$/, '')), valueStart}
+  return {key, spelling: raw, value: orgTrim(trimEnd(line.slice(valueStart))), valueStart}
 }
 
 const LATEX_BEGIN = /^[ \t]*\\begin\{([A-Za-z0-9*]+)\}/
@@ -141,7 +142,7 @@ export const isItem = (line: string) => ITEM.test(line)
 
 /** `org-trim`: drop leading and trailing spaces, tabs, newlines and CRs. */
 export function orgTrim(text: string): string {
-  return text.replace(/^[ \t\n\r]+/, '').replace(/[ \t\n\r]+$/, '')
+  return trimBoth(text, BLANKS_AND_BREAKS)
 }
 
 const SRC_BEGIN_PARTS = new RegExp(
@@ -157,9 +158,29 @@ export function srcBeginParts(line: string): {language: string | null; switches:
   return {language, switches: switches || null, parameters: parameters || null}
 }
 
-const TAGS_AT_END = /[ \t]+(:[\p{L}\p{M}\p{Nl}\p{Nd}_@#%:]+:)[ \t]*$/u
-const TAGS_ONLY = /^[ \t]*(:[\p{L}\p{M}\p{Nl}\p{Nd}_@#%:]+:)[ \t]*$/u
-const TAG_LINE = /^\*+ (?:[^\n]*[ \t])?:([\p{L}\p{M}\p{Nl}\p{Nd}_@#%:]+):[ \t]*$/u
+const TAG_CHAR = /[\p{L}\p{M}\p{Nl}\p{Nd}_@#%:]/u
+const TAG_GROUP = /^:[\p{L}\p{M}\p{Nl}\p{Nd}_@#%:]+:$/u
+
+/**
+ * The tags at the end of TEXT as `[ \t]+(:TAGS:)[ \t]*$` finds them: where the blanks before them start and
+ * the group, or null. Read from the end, character by character: the regular expression backtracks over a
+ * run of blanks once for each blank (quadratic in a headline padded with spaces).
+ */
+function tagsAtEnd(text: string): {index: number; group: string} | null {
+  const end = endOfContent(text)
+  let start = end
+  while (start > 0) {
+    // A letter outside the BMP is two code units: test it whole, as the class does.
+    const pair = start > 1 && (text.charCodeAt(start - 1) & 0xfc00) === 0xdc00 && (text.charCodeAt(start - 2) & 0xfc00) === 0xd800
+    const width = pair ? 2 : 1
+    if (!TAG_CHAR.test(text.slice(start - width, start))) break
+    start -= width
+  }
+  if (start === 0 || !BLANKS.includes(text[start - 1]!) || !TAG_GROUP.test(text.slice(start, end))) return null
+  let index = start - 1
+  while (index > 0 && BLANKS.includes(text[index - 1]!)) index--
+  return {index, group: text.slice(start, end)}
+}
 
 export interface HeadlineParts {
   todo: string | null
@@ -177,8 +198,9 @@ export interface HeadlineParts {
 export function headlineParts(line: string, todoKeywords: readonly string[]): HeadlineParts {
   const level = headlineLevel(line)
   const rest = line.slice(level)
-  const tagMatch = TAG_LINE.exec(line)
-  const tags = tagMatch ? tagMatch[1]!.split(':').filter(Boolean) : []
+  // `^\*+ (?:.*[ \t])?:(TAGS):[ \t]*$`: the blank before the group may be the one after the stars.
+  const tagMatch = tagsAtEnd(line)
+  const tags = tagMatch && tagMatch.index >= level ? tagMatch.group.slice(1, -1).split(':').filter(Boolean) : []
   const byLength = [...todoKeywords].sort((a, b) => b.length - a.length)
   for (const keyword of byLength) {
     const spaces = leadingSpaces(rest)
@@ -209,14 +231,13 @@ function afterKeyword(rest: string): {priority: string | null; title: string | n
 
 /** `\(?: +\(.*?\)\)??\(?:[ \t]+TAGS\)?[ \t]*$`: null for no title, undefined for no match. */
 function titleOf(rest: string): string | null | undefined {
-  if (isBlank(rest) || TAGS_ONLY.test(rest)) {
+  if (isBlank(rest) || TAG_GROUP.test(trimBoth(rest))) {
     // No title at all; the tags group needs at least one blank before it.
     if (isBlank(rest) || /^[ \t]/.test(rest)) return null
   }
   const spaces = leadingSpaces(rest)
   if (spaces === 0) return undefined
   const body = rest.slice(spaces)
-  const tags = TAGS_AT_END.exec(body)
-  const title = tags ? body.slice(0, tags.index) : body.replace(/[ \t]+$/, '')
-  return title
+  const tags = tagsAtEnd(body)
+  return tags ? body.slice(0, tags.index) : trimEnd(body)
 }

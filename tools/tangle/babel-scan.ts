@@ -12,6 +12,7 @@
  */
 import type {SrcBlock} from '../org/ast.ts'
 import type {OrgDocument} from './document.ts'
+import {trimBoth} from '../org/trim.ts'
 
 export interface BabelVisit {
   /** 1-based line of the `#+begin_src` line the search matched. */
@@ -134,7 +135,9 @@ export class BabelIndex {
     const wanted = name.toLowerCase()
     const lines = this.doc.lines
     for (const n of this.nameLines()) {
-      const value = /^[ \t]*#\+name:[ \t]*([^\n]*?)[ \t]*$/i.exec(lines[n - 1]!)![1]!
+      const line = lines[n - 1]!
+      // `[ \t]*#\+name:[ \t]*\(.*?\)[ \t]*$`, its blanks trimmed by a loop: the lazy group backtracks on blanks.
+      const value = trimBoth(line.slice(/^[ \t]*#\+name:/i.exec(line)![0].length))
       if (value.toLowerCase() !== wanted) continue
       let next = n + 1
       while (next <= lines.length && !BEGIN.test(lines[next - 1]!) && /^[ \t]*#\+[^\t\n\f\r \u00a0\u2000-\u200b\u202f\u205f\u3000]+:/.test(lines[next - 1]!)) next++

@@ -13,6 +13,7 @@ import {relativeLink, storeLink} from './links.ts'
 import {expandReferences, type NowebContext, nowebEnabled} from './noweb.ts'
 import {isEmacsLisp, tangleExtension} from './languages.ts'
 import {glue, type SourceText, toText} from './text.ts'
+import {BLANKS_AND_BREAKS, trimBoth} from '../org/trim.ts'
 
 export interface TangledBlock {
   info: BlockInfo
@@ -129,7 +130,7 @@ function processVars(info: BlockInfo, context: NowebContext): Variable[] {
     const match = /^([^\n]+?)=/.exec(assignment)
     if (!match) continue
     const name = match[1]!.trim()
-    const ref = assignment.slice(match[0].length).replace(/^[ \t\n\r]+|[ \t\n\r]+$/g, '')
+    const ref = trimBoth(assignment.slice(match[0].length), BLANKS_AND_BREAKS)
     const read = babelRead(ref, true)
     if (read.kind === 'lisp') {
       if (isEmacsLisp(info.language)) throw new Failure(`:var ${name}=${ref} is an Emacs Lisp form; passepartout does not evaluate Lisp`, param.origin, 'tangle/lisp-form')

@@ -8,6 +8,7 @@
  * `:tangle-mode`, and keep every other form as `lisp` so that the tangler can
  * refuse it where it matters instead of guessing.
  */
+import {BLANKS_AND_BREAKS, trimBoth} from '../org/trim.ts'
 
 export type LispValue =
   | {kind: 'nil'}
@@ -35,7 +36,7 @@ export function babelRead(cell: string, evaluate: boolean): LispValue {
 
 /** `org-babel--string-to-number`. */
 export function stringToNumber(cell: string): LispValue | undefined {
-  const trimmed = cell.replace(/^[ \t\n\r]+|[ \t\n\r]+$/g, '')
+  const trimmed = trimBoth(cell, BLANKS_AND_BREAKS)
   if (/[\t\n\f\r \u00a0\u2000-\u200b\u202f\u205f\u3000]/.test(trimmed)) return undefined
   if (!/^[0-9e.+ -]+$/.test(cell)) return undefined
   return readNumber(trimmed)

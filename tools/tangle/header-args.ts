@@ -4,6 +4,7 @@
  * quotes), then each `:name value` read with `org-babel-read`.
  */
 import {babelRead, type LispValue, NIL} from './elisp.ts'
+import {BLANKS_AND_BREAKS, trimBoth, trimEnd} from '../org/trim.ts'
 
 export interface HeaderArgument {
   /** As written, with its colon: `:tangle`, `:TANGLE`, `:var`. */
@@ -59,40 +60,27 @@ export function balancedSplit(
   splitAt: (past: string | undefined, next: string) => boolean,
   dropBefore: boolean,
 ): string[] {
+  // The text between two splits is always one slice of TEXT (groups and strings are copied whole, an
+  // unbalanced opener as itself): slices, not a string grown a character at a time.
   const result: string[] = []
-  let partial = ''
+  let start = 0
   let i = 0
   while (i < text.length) {
     const next = text[i]!
     if (splitAt(text[i - 1], next)) {
-      if (dropBefore) partial = partial.slice(0, -1)
-      if (partial !== '') result.push(partial)
-      partial = ''
-      i++
+      const piece = text.slice(start, dropBefore ? Math.max(start, i - 1) : i)
+      if (piece !== '') result.push(piece)
+      start = ++i
     } else if (next === '(' || next === '[') {
       const end = balancedEnd(text, i)
-      if (end === -1) {
-        partial += next
-        i++
-      } else {
-        partial += text.slice(i, end)
-        i = end
-      }
+      i = end === -1 ? i + 1 : end
     } else if (next === '"' && text[i - 1] !== '\\') {
       const close = quotedEnd(text, i)
-      if (close === -1) {
-        partial += next
-        i++
-      } else {
-        partial += text.slice(i, close)
-        i = close
-      }
-    } else {
-      partial += next
-      i++
-    }
+      i = close === -1 ? i + 1 : close
+    } else i++
   }
-  if (partial !== '') result.push(partial)
+  const last = text.slice(start)
+  if (last !== '') result.push(last)
   return result
 }
 
@@ -122,9 +110,9 @@ function quotedEnd(text: string, start: number): number {
 
 /** `org-babel-chomp`: drop trailing blanks. */
 function chomp(text: string): string {
-  return text.replace(/[ \f\t\n\r\v]+$/, '')
+  return trimEnd(text, ' \f\t\n\r\v')
 }
 
 function orgTrimString(text: string): string {
-  return text.replace(/^[ \t\n\r]+/, '').replace(/[ \t\n\r]+$/, '')
+  return trimBoth(text, BLANKS_AND_BREAKS)
 }

@@ -6,6 +6,7 @@
  */
 import os from 'node:os'
 import type {OrgDocument} from './document.ts'
+import {BLANKS_AND_BREAKS, trimBoth} from '../org/trim.ts'
 
 export interface StoredLink {
   /** `file:PATH` or `file:PATH::SEARCH`, unescaped, PATH absolute (abbreviated under HOME). */
@@ -77,11 +78,11 @@ export function normalizeLinkString(text: string, context = false): string {
   let result = text
     .replace(/\[[0-9]*(?:%|\/[0-9]*)\]/g, ' ')
     .replace(/[ \t]+/g, ' ')
-    .replace(/^[ \t\n\r]+|[ \t\n\r]+$/g, '')
+  result = trimBoth(result, BLANKS_AND_BREAKS)
   if (context) {
     for (;;) {
       if (result.startsWith('(') && result.endsWith(')') && result.length >= 2) {
-        result = result.slice(1, -1).replace(/^[ \t\n\r]+|[ \t\n\r]+$/g, '')
+        result = trimBoth(result.slice(1, -1), BLANKS_AND_BREAKS)
         continue
       }
       const marks = /^[#*]+[ \t]*/.exec(result)
@@ -94,7 +95,19 @@ export function normalizeLinkString(text: string, context = false): string {
 
 /** `org-link-escape`: backslash-escape brackets (and the backslashes before them or at the end). */
 export function escapeLink(link: string): string {
-  return link.replace(/(\\*)([[\]]|$)/g, (_match, slashes: string, bracket: string) => slashes + slashes + (bracket ? '\\' : '') + bracket)
+  // A loop, not /(\\*)([[\]]|$)/g: on a long run of backslashes that regular expression starts at each one.
+  let out = ''
+  let slashes = 0
+  for (const char of link) {
+    if (char === '\\') {
+      slashes++
+      continue
+    }
+    const run = '\\'.repeat(slashes)
+    out += char === '[' || char === ']' ? `${run}${run}\\${char}` : `${run}${char}`
+    slashes = 0
+  }
+  return out + '\\'.repeat(slashes * 2)
 }
 
 /** `org-link-make-string`. */
@@ -105,8 +118,7 @@ export function makeLinkString(link: StoredLink): string {
 
 function protectDescription(text: string): string {
   const zeroWidthSpace = '\u200b'
-  return text
-    .replace(/^[ \t\n\r]+|[ \t\n\r]+$/g, '')
+  return trimBoth(text, BLANKS_AND_BREAKS)
     .replace(/\]$/, `]${zeroWidthSpace}`)
     .replace(/\](?=\])/g, `]${zeroWidthSpace}`)
 }

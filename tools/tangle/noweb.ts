@@ -19,6 +19,7 @@ import type {Params} from './params.ts'
 import {concatText, glue, joinLines, originAt, type SourceLine, type SourceText, sliceLine, sourceLine} from './text.ts'
 import type {Position} from 'unist'
 import type {RuleId} from '../diagnostics.ts'
+import {BLANKS_AND_BREAKS, trimBoth} from '../org/trim.ts'
 
 export interface NowebContext {
   doc: OrgDocument
@@ -200,7 +201,7 @@ function commentWrap(text: string, caller: BlockInfo): string {
       'tangle/no-comment-syntax',
     )
   }
-  return commentRegion(text, lookup.syntax).replace(/^[ \t\n\r]+|[ \t\n\r]+$/g, '')
+  return trimBoth(commentRegion(text, lookup.syntax), BLANKS_AND_BREAKS)
 }
 
 /** `split-string … "[\n\r]"`: a CR inside an expansion ends a line too. */
