@@ -6,6 +6,7 @@ import {parseArgs} from 'node:util'
 import {type CommandContext, USAGE, UsageError} from './usage.ts'
 
 export async function main(argv: string[], cwd = process.cwd()): Promise<number> {
+  quietOnClosedOutput()
   try {
     return await dispatch(argv, cwd)
   } catch (error) {
@@ -69,5 +70,20 @@ async function dispatch(argv: string[], cwd: string): Promise<number> {
       throw new UsageError('no command given')
     default:
       throw new UsageError(`unknown command: ${command}`)
+  }
+}
+
+/**
+ * `passepartout deps | head`: the reader went away. Like a Unix tool killed by SIGPIPE, stop without a word
+ * (Node ignores the signal, and the write's EPIPE would otherwise end the process with a stack trace); the
+ * files were written before anything was printed.
+ */
+function quietOnClosedOutput(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    if (stream.listenerCount('error') > 0) continue
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0)
+      process.exitCode = 1
+    })
   }
 }

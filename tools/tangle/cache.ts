@@ -8,6 +8,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import {z} from 'zod'
 import {type Diagnostic, diagnostic, type RuleId} from '../diagnostics.ts'
 import type {DocumentMeta} from '../org/document-meta.ts'
 import {processUmask} from './write.ts'
@@ -45,9 +46,33 @@ interface CacheFile {
   documents: Record<string, CachedDocument>
 }
 
+const point = z.object({line: z.number(), column: z.number(), offset: z.number().optional()})
+const position = z.object({start: point, end: point})
+const stampSchema = z.object({size: z.number(), mtimeMs: z.number(), ctimeMs: z.number(), ino: z.number()})
+/** A cache file as this build writes it: one of another shape (edited, cut short, another program's) is not used. */
+const cacheFileSchema = z.object({
+  key: z.string(),
+  documents: z.record(
+    z.string(),
+    z.object({
+      stamp: stampSchema,
+      blockCount: z.number(),
+      targets: z.array(z.object({path: z.string(), fileName: z.string(), blockLines: z.array(z.number()), mode: z.number().nullable(), lineCount: z.number(), stamp: stampSchema})),
+      warnings: z.array(z.object({ruleId: z.string(), reason: z.string(), line: z.number().optional(), column: z.number().optional(), endLine: z.number().optional(), endColumn: z.number().optional()})),
+      meta: z.object({
+        ids: z.array(z.object({id: z.string(), position})),
+        dependsOn: z.array(z.object({kind: z.enum(['id', 'word']), name: z.string(), text: z.string(), position})),
+        capabilities: z.array(z.object({value: z.string(), position})),
+      }),
+    }),
+  ),
+})
+
 export class TangleCache {
   private documents: Record<string, CachedDocument> = {}
   private dirty = false
+  /** What opening the cache found wrong (a damaged file); the next tangle reports it, once. */
+  readonly warnings: Diagnostic[] = []
 
   private constructor(
     private readonly file: string,
@@ -59,11 +84,25 @@ export class TangleCache {
     if (!parts.tool || !fs.existsSync(path.join(project, 'node_modules'))) return undefined
     const key = JSON.stringify({format: FORMAT, tool: parts.tool, home: process.env.HOME ?? '', umask: processUmask(), allowOutside: parts.allowOutside})
     const cache = new TangleCache(path.join(project, 'node_modules', '.cache', 'passepartout', 'tangle.json'), key)
+    let text: string
     try {
-      const stored = JSON.parse(fs.readFileSync(cache.file, 'utf8')) as CacheFile
-      if (stored.key === key) cache.documents = stored.documents
+      text = fs.readFileSync(cache.file, 'utf8')
     } catch {
-      // No cache yet, or an unreadable one: start afresh.
+      // No cache yet, or none that can be read: start afresh.
+      return cache
+    }
+    let stored: unknown
+    try {
+      stored = JSON.parse(text)
+    } catch {
+      stored = undefined
+    }
+    const parsed = cacheFileSchema.safeParse(stored)
+    if (parsed.success && parsed.data.key === key) cache.documents = parsed.data.documents as Record<string, CachedDocument>
+    else if (!parsed.success && !(stored !== null && typeof stored === 'object' && (stored as {key?: unknown}).key !== key)) {
+      // A cache of this build that is not of its shape was damaged: said once, then rebuilt by this run.
+      cache.warnings.push(diagnostic(cache.file, 'cache/damaged', 'the tangle cache is damaged (not the shape this build writes); it is discarded and every document is read again'))
+      cache.dirty = true
     }
     return cache
   }

@@ -9,15 +9,28 @@ import path from 'node:path'
 import {findProjectRoot} from '../project.ts'
 
 export class DiskView {
-  private readonly directories = new Map<string, boolean>()
+  private readonly kinds = new Map<string, 'directory' | 'other' | 'missing' | NodeJS.ErrnoException>()
   private readonly realpaths = new Map<string, string>()
   private readonly roots = new Map<string, string | undefined>()
 
   isDirectory(file: string): boolean {
-    let known = this.directories.get(file)
+    return this.kind(file) === 'directory'
+  }
+
+  /**
+   * What is at FILE: a directory, something else, nothing; or the error that kept us from knowing (a name
+   * too long, a loop of links, no permission). A path through a file (ENOTDIR) has nothing at it.
+   */
+  kind(file: string): 'directory' | 'other' | 'missing' | NodeJS.ErrnoException {
+    let known = this.kinds.get(file)
     if (known === undefined) {
-      known = fs.statSync(file, {throwIfNoEntry: false})?.isDirectory() ?? false
-      this.directories.set(file, known)
+      try {
+        const stat = fs.statSync(file, {throwIfNoEntry: false})
+        known = stat === undefined ? 'missing' : stat.isDirectory() ? 'directory' : 'other'
+      } catch (error) {
+        known = (error as NodeJS.ErrnoException).code === 'ENOTDIR' ? 'missing' : (error as NodeJS.ErrnoException)
+      }
+      this.kinds.set(file, known)
     }
     return known
   }

@@ -123,6 +123,8 @@ function checkTargets(
   for (const target of targets) {
     const place = target.blocks[0]?.open
     const directory = path.dirname(target.path)
+    const unusable = unusablePath(target.path, disk)
+    if (unusable) throw new Failure(`:tangle ${printableName(target.fileName)} cannot be written: ${unusable}`, place, 'io/write')
     if (root !== undefined && !isInside(path.join(disk.realpath(directory), path.basename(target.path)), root)) {
       throw new Failure(`:tangle ${target.fileName} resolves to ${target.path}, outside ${boundary}; pass --allow-outside to permit it`, place, 'tangle/outside-root')
     }
@@ -142,6 +144,37 @@ function checkTargets(
     byPath.set(target.path, target)
   }
   return [...byPath.values()]
+}
+
+/** The longest name a file system here takes for one file or folder, and for a whole path, in bytes. */
+const NAME_MAX = 255
+const PATH_MAX = 4095
+
+/**
+ * Why no file can be written at FILE, whatever the options, or undefined: a NUL byte, a name or a path
+ * longer than the file system takes, a file where a folder of the path should be, or an error of the
+ * file system itself. Found before anything is written, so the document fails at its block, not in a
+ * stack trace.
+ */
+function unusablePath(file: string, disk: DiskView): string | undefined {
+  if (file.includes('\0')) return 'the file name holds a NUL byte, which no file name may'
+  if (Buffer.byteLength(file) > PATH_MAX) return `the path is ${Buffer.byteLength(file)} bytes long; the file system takes ${PATH_MAX}`
+  const long = file.split(path.sep).find((part) => Buffer.byteLength(part) > NAME_MAX)
+  if (long !== undefined) return `the name ${printableName(long)} is ${Buffer.byteLength(long)} bytes long; the file system takes ${NAME_MAX}`
+  for (let folder = path.dirname(file); folder !== path.dirname(folder); folder = path.dirname(folder)) {
+    const kind = disk.kind(folder)
+    if (kind === 'missing') continue
+    if (kind === 'directory') return undefined
+    if (kind === 'other') return `${folder} is a file, not a folder`
+    return `${folder}: ${kind.code ?? kind.message}`
+  }
+  return undefined
+}
+
+/** NAME for a message: a long name cut in its middle, a NUL shown as \0. */
+function printableName(name: string): string {
+  const shown = name.replaceAll('\0', '\\0')
+  return shown.length > 80 ? `${shown.slice(0, 40)}…${shown.slice(-30)}` : shown
 }
 
 function isInside(file: string, root: string): boolean {

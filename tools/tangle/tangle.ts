@@ -11,7 +11,7 @@ import {type CachedDocument, cachedWarnings, type TangleCache} from './cache.ts'
 import {DiskView} from './disk.ts'
 import {skillTargetRefusal} from './skill-targets.ts'
 import {type DocumentPlan, planDocument} from './tangle-document.ts'
-import {preview, type WriteStatus, writeDocument} from './write.ts'
+import {preview, TargetWriteError, type WriteStatus, writeDocument} from './write.ts'
 
 export interface TangleOptions {
   /** Absolute paths of the Org files. */
@@ -77,7 +77,9 @@ export function tangle(options: TangleOptions): TangleReport {
         if (document.meta) options.cache?.record(document.path, document.blockCount, targets, warnings, document.meta)
       }
     } catch (error) {
-      document.diagnostics.push(diagnostic(document.path, 'io/write', `cannot write the files of this document, none was written: ${(error as Error).message}`))
+      const target = error instanceof TargetWriteError ? error.target : undefined
+      const what = target ? `cannot write :tangle ${target.fileName}` : 'cannot write the files of this document'
+      document.diagnostics.push(diagnostic(document.path, 'io/write', `${what}, so none of this document's files was written: ${(error as Error).message}`, target?.blocks[0]?.open))
       refuse(document, options.cache)
     }
   }
@@ -85,7 +87,7 @@ export function tangle(options: TangleOptions): TangleReport {
   return {
     documents,
     outcomes: documents.flatMap((document) => document.targets),
-    diagnostics: documents.flatMap((document) => document.diagnostics),
+    diagnostics: [...(options.cache?.warnings.splice(0) ?? []), ...documents.flatMap((document) => document.diagnostics)],
     blockCount: documents.reduce((sum, document) => sum + document.blockCount, 0),
     elapsedMs: performance.now() - started,
   }

@@ -39,13 +39,31 @@ export function preview(target: TargetPlan): WriteStatus {
   return existing === intendedMode(target) ? 'unchanged' : 'mode-changed'
 }
 
-/** Write the targets of one document; throws (having changed nothing) when one cannot be written. */
+/** A target that could not be written, and why: reported at its block. */
+export class TargetWriteError extends Error {
+  constructor(
+    readonly target: TargetPlan,
+    override readonly cause: unknown,
+  ) {
+    super((cause as Error)?.message ?? String(cause))
+    this.name = 'TargetWriteError'
+  }
+}
+
+/** Write the targets of one document; throws a TargetWriteError (having changed nothing) when one cannot be written. */
 export function writeDocument(targets: readonly TargetPlan[]): WriteStatus[] {
-  const statuses = targets.map(preview)
+  let current: TargetPlan | undefined
+  let statuses: WriteStatus[]
+  try {
+    statuses = targets.map((target) => ((current = target), preview(target)))
+  } catch (error) {
+    throw new TargetWriteError(current!, error)
+  }
   const staged: {temporary: string; target: string}[] = []
   const createdDirectories: string[] = []
   try {
     targets.forEach((target, k) => {
+      current = target
       if (statuses[k] !== 'written') return
       if (target.makeDirectory) {
         const created = fs.mkdirSync(path.dirname(target.path), {recursive: true})
@@ -59,7 +77,7 @@ export function writeDocument(targets: readonly TargetPlan[]): WriteStatus[] {
   } catch (error) {
     for (const {temporary} of staged) fs.rmSync(temporary, {force: true})
     for (const directory of createdDirectories.reverse()) fs.rmSync(directory, {recursive: true, force: true})
-    throw error
+    throw new TargetWriteError(current!, error)
   }
   for (const {temporary, target} of staged) fs.renameSync(temporary, target)
   targets.forEach((target, k) => {
