@@ -76,3 +76,58 @@ describe('a reader that goes away', () => {
     expect(result.stderr).toBe('status 0\n')
   })
 })
+
+describe('targets judged by what they are', () => {
+  it('takes a name that starts with two dots for a name, inside the project', () => {
+    const dir = folder({'org/a.org': block('../..config.ts')})
+    const result = run(['tangle'], dir)
+    expect(result.stderr).toBe('')
+    expect(fs.existsSync(path.join(dir, '..config.ts'))).toBe(true)
+  })
+
+  it('sees two documents writing one file through a linked folder', () => {
+    const dir = folder({'out/.keep': '', 'org/a.org': block('../out/x.ts'), 'org/b.org': block('../alias/x.ts')})
+    fs.symlinkSync(path.join(dir, 'out'), path.join(dir, 'alias'))
+    const result = run(['tangle', '--no-frames'], dir)
+    expect(result.status).toBe(1)
+    expect(lines(result.stderr).map((line) => line.replace(/: error: .*\[/, ' ['))).toEqual(['org/a.org:2:1 [tangle/target-conflict]', 'org/b.org:2:1 [tangle/target-conflict]'])
+    expect(fs.existsSync(path.join(dir, 'out/x.ts'))).toBe(false)
+  })
+})
+
+describe('usage', () => {
+  it.each([
+    ['check', '--dry-run'],
+    ['check', '--json'],
+    ['tangle', '--dot'],
+    ['skills', '--dry-run'],
+    ['watch', '--json'],
+    ['deps', '--allow-outside'],
+  ])('%s %s is a usage error naming the option, with the command\'s own help', (command, option) => {
+    const dir = folder({'org/a.org': block('../a.ts')})
+    const result = run([command, option], dir)
+    expect(result.status).toBe(2)
+    expect(result.stderr.split('\n')[0]).toBe(`passepartout: ${command} does not take ${option}`)
+    expect(result.stderr).toContain(`usage: passepartout ${command}`)
+    expect(fs.existsSync(path.join(dir, 'a.ts'))).toBe(false)
+  })
+
+  it('answers --version, help, help COMMAND and COMMAND --help', () => {
+    const dir = folder({})
+    expect(run(['--version'], dir)).toMatchObject({status: 0, stdout: `passepartout ${JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../package.json'), 'utf8')).version}\n`})
+    expect(run(['help'], dir)).toMatchObject({status: 0, stdout: expect.stringMatching(/^usage: passepartout <command>/)})
+    const checkHelp = run(['help', 'check'], dir)
+    expect(checkHelp.stdout).toMatch(/^usage: passepartout check \[options\] \[FILE\|DIR \.\.\.\]\n/)
+    expect(checkHelp.stdout).toContain('--no-cache')
+    expect(checkHelp.stdout).not.toContain('--dry-run')
+    expect(run(['check', '--help'], dir).stdout).toBe(checkHelp.stdout)
+    expect(run(['help', 'nope'], dir).status).toBe(2)
+  })
+
+  it('warns about a folder with no .org file', () => {
+    const dir = folder({'notes/readme.txt': 'x'})
+    const result = run(['tangle', 'notes'], dir)
+    expect(result.status).toBe(0)
+    expect(result.stderr).toBe('notes: warning: the folder notes holds no .org file: there is nothing to read [io/no-documents]\n')
+  })
+})

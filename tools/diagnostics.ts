@@ -9,6 +9,7 @@
 import path from 'node:path'
 import type {Point, Position} from 'unist'
 import {VFileMessage} from 'vfile-message'
+import {isInside} from './project.ts'
 
 export type Severity = 'error' | 'warning'
 
@@ -65,6 +66,7 @@ export const RULES = {
   'memory/damaged': ['error', "the memory database's hashes or root do not match its objects, or it is not a database: it was kept aside"],
   'memory/unavailable': ['error', 'the memory database could not be opened'],
   'core/internal': ['error', 'the core failed in a way it did not expect: a bug, reported without a stack trace'],
+  'io/no-documents': ['warning', 'a folder given to a command holds no .org file'],
   'cache/damaged': ['warning', 'the tangle cache was damaged: it is discarded and every document read again'],
   'io/read': ['error', 'a file could not be read'],
   'io/write': ['error', 'a file could not be written'],
@@ -128,6 +130,5 @@ export function codeFrame(text: string, line: number, column: number): string {
 }
 
 export function displayPath(file: string, cwd: string): string {
-  const relative = path.relative(cwd, file)
-  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file
+  return isInside(file, cwd) ? path.relative(cwd, file) : file
 }

@@ -34,3 +34,12 @@ export function listOrgFiles(dir: string): string[] {
   }
   return found.sort()
 }
+
+/**
+ * FILE lies inside FOLDER (and is not FOLDER itself): its path from FOLDER neither climbs out (`..`,
+ * `../x`) nor is absolute. A name that merely starts with two dots (`..config.ts`) is inside.
+ */
+export function isInside(file: string, folder: string): boolean {
+  const relative = path.relative(folder, file)
+  return relative !== '' && relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative)
+}

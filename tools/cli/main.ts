@@ -3,7 +3,9 @@
  * return the exit status (0 success, 1 errors reported, 2 usage error).
  */
 import {parseArgs} from 'node:util'
-import {type CommandContext, USAGE, UsageError} from './usage.ts'
+import fs from 'node:fs'
+import path from 'node:path'
+import {type CommandContext, COMMANDS, commandUsage, type OptionName, USAGE, UsageError} from './usage.ts'
 
 export async function main(argv: string[], cwd = process.cwd()): Promise<number> {
   quietOnClosedOutput()
@@ -11,7 +13,7 @@ export async function main(argv: string[], cwd = process.cwd()): Promise<number>
     return await dispatch(argv, cwd)
   } catch (error) {
     if (!(error instanceof UsageError)) throw error
-    process.stderr.write(`passepartout: ${error.message}\n\n${USAGE}`)
+    process.stderr.write(`passepartout: ${error.message}\n\n${error.command ? commandUsage(error.command) : USAGE}`)
     return 2
   }
 }
@@ -32,17 +34,31 @@ async function dispatch(argv: string[], cwd: string): Promise<number> {
         frames: {type: 'boolean'},
         'no-frames': {type: 'boolean'},
         help: {type: 'boolean', short: 'h', default: false},
+        version: {type: 'boolean', default: false},
       },
+      tokens: true,
     })
   } catch (error) {
     throw new UsageError((error as Error).message)
   }
-  const {values, positionals} = parsed
-  if (values.help) {
-    process.stdout.write(USAGE)
+  const {values, positionals, tokens} = parsed
+  const [command, ...args] = positionals
+  if (values.version) {
+    process.stdout.write(`passepartout ${version()}\n`)
     return 0
   }
-  const [command, ...args] = positionals
+  if (command === 'help' || values.help) {
+    const topic = command === 'help' ? args[0] : command
+    if (topic !== undefined && !COMMANDS[topic]) throw new UsageError(`unknown command: ${topic}`)
+    process.stdout.write(topic === undefined ? USAGE : commandUsage(topic))
+    return 0
+  }
+  if (command !== undefined && COMMANDS[command]) {
+    const taken = COMMANDS[command]!.options
+    for (const token of tokens) {
+      if (token.kind === 'option' && !taken.includes(token.name as OptionName)) throw new UsageError(`${command} does not take --${token.name}`, command)
+    }
+  }
   const context: CommandContext = {cwd, frames: values['no-frames'] ? false : (values.frames ?? process.stderr.isTTY === true)}
   const flags = {dryRun: values['dry-run'], json: values.json, allowOutside: values['allow-outside'], cache: !values['no-cache']}
   // Each command is loaded when it runs: `tangle` does not pay for the type checker.
@@ -55,19 +71,21 @@ async function dispatch(argv: string[], cwd: string): Promise<number> {
       return (await import('./check-command.ts')).runCheck(args, flags, context)
     case 'skills':
     case 'doctor':
-      if (args.length > 0) throw new UsageError(`${command} takes no arguments: it reads the project's skill documents and settings`)
+      if (args.length > 0) throw new UsageError(`${command} takes no arguments: it reads the project's skill documents and settings`, command)
       return (await import('./core-command.ts')).runCore(command, [], {json: values.json}, context)
     case 'ask':
-      if (args.length === 0) throw new UsageError('ask needs the text to send: passepartout ask "what is on my list?"')
+      if (args.length === 0) throw new UsageError('ask needs the text to send: passepartout ask "what is on my list?"', command)
       return (await import('./core-command.ts')).runCore(command, args, {json: values.json}, context)
     case 'approve':
     case 'deny':
-      if (args.length !== 1) throw new UsageError(`${command} takes one approval id (passepartout ask prints it)`)
+      if (args.length !== 1) throw new UsageError(`${command} takes one approval id (passepartout ask prints it)`, command)
       return (await import('./core-command.ts')).runCore(command, args, {json: values.json}, context)
     case 'deps':
       return (await import('./deps-command.ts')).runDeps(args, {json: values.json, dot: values.dot}, context)
     case undefined:
       throw new UsageError('no command given')
+    case 'help':
+      return 0
     default:
       throw new UsageError(`unknown command: ${command}`)
   }
@@ -85,5 +103,15 @@ function quietOnClosedOutput(): void {
       if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0)
       process.exitCode = 1
     })
+  }
+}
+
+/** This installation's version, from its package.json. */
+function version(): string {
+  const home = process.env.PASSEPARTOUT_HOME ?? path.resolve(import.meta.dirname, '..', '..')
+  try {
+    return String(JSON.parse(fs.readFileSync(path.join(home, 'package.json'), 'utf8')).version)
+  } catch {
+    return 'unknown'
   }
 }

@@ -3,7 +3,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import {displayPath} from '../diagnostics.ts'
+import {diagnostic, displayPath, formatDiagnostic} from '../diagnostics.ts'
 import {findProjectRoot, listOrgFiles} from '../project.ts'
 import {TangleCache} from '../tangle/cache.ts'
 import {hasErrors, type TangleReport, tangle} from '../tangle/tangle.ts'
@@ -56,8 +56,12 @@ export function resolveInputs(args: string[], cwd: string): string[] {
     } catch {
       throw new UsageError(`no such file or directory: ${arg}`)
     }
-    if (stat.isDirectory()) files.push(...listOrgFiles(full))
-    else files.push(full)
+    if (stat.isDirectory()) {
+      const found = listOrgFiles(full)
+      // Said, not refused: a new project's org/ may be empty yet, and a script may pass a folder that is.
+      if (found.length === 0) process.stderr.write(`${formatDiagnostic(diagnostic(full, 'io/no-documents', `the folder ${arg} holds no .org file: there is nothing to read`), cwd)}\n`)
+      files.push(...found)
+    } else files.push(full)
   }
   return [...new Set(files)]
 }

@@ -1,5 +1,18 @@
-/** A command line the program cannot act on: exit status 2. */
-export class UsageError extends Error {}
+/**
+ * What the command line takes: each command with its arguments, what it does
+ * and the options it accepts (any other is a usage error, exit 2), and the
+ * help texts made from that one table.
+ */
+
+/** A command line the program cannot act on: exit status 2; with the command whose help to print. */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly command?: string,
+  ) {
+    super(message)
+  }
+}
 
 export interface CommandContext {
   cwd: string
@@ -7,35 +20,74 @@ export interface CommandContext {
   frames: boolean
 }
 
+export type OptionName = 'dry-run' | 'json' | 'dot' | 'allow-outside' | 'no-cache' | 'frames' | 'no-frames'
+
+const OPTIONS: Record<OptionName, string> = {
+  'dry-run': 'show what would be written, write nothing',
+  json: 'print a machine-readable report on stdout',
+  dot: 'print the graph in Graphviz DOT',
+  'allow-outside': 'let targets resolve outside the project',
+  'no-cache': 'tangle every document, even those unchanged since the last run (the cache is node_modules/.cache/passepartout)',
+  frames: 'show the Org lines around each diagnostic (default: when stderr is a terminal)',
+  'no-frames': 'do not show them',
+}
+
+const ORG_OUTPUT: OptionName[] = ['frames', 'no-frames']
+
+interface CommandHelp {
+  arguments: string
+  summary: string
+  options: OptionName[]
+}
+
+export const COMMANDS: Record<string, CommandHelp> = {
+  tangle: {arguments: '[FILE|DIR ...]', summary: "write the files the Org documents' blocks tangle to (default: every .org file under the project's org/)", options: ['dry-run', 'json', 'allow-outside', 'no-cache', ...ORG_OUTPUT]},
+  watch: {arguments: '[FILE|DIR ...]', summary: 'tangle, then tangle again after each saved change until interrupted (Ctrl-C)', options: ['allow-outside', 'no-cache', ...ORG_OUTPUT]},
+  check: {arguments: '[FILE|DIR ...]', summary: 'tangle, then type-check the generated TypeScript and hold skills to their #+CAPABILITIES:, every problem at its Org line', options: ['allow-outside', 'no-cache', ...ORG_OUTPUT]},
+  deps: {arguments: '[FILE|DIR ...]', summary: 'the documents in load order (#+DEPENDS_ON: and :ID:)', options: ['json', 'dot', ...ORG_OUTPUT]},
+  skills: {arguments: '', summary: "boot the project's skills (org/skills/) once and print the catalog; exit 1 when a mandatory skill is not ready", options: ['json', ...ORG_OUTPUT]},
+  ask: {arguments: 'TEXT', summary: 'send TEXT through Perceive, Reason and Act once and print each attempt, the gate trace, the action and any approval it waits for; exit 1 when no backend answered', options: ['json', ...ORG_OUTPUT]},
+  approve: {arguments: 'ID', summary: 'approve a proposal that ask left waiting: it passes the gates again, then runs', options: ['json', ...ORG_OUTPUT]},
+  deny: {arguments: 'ID', summary: 'deny a proposal that ask left waiting: it never runs', options: ['json', ...ORG_OUTPUT]},
+  doctor: {arguments: '', summary: 'check the backends, memory and mandatory skills: healthy, degraded or unhealthy (exit 1)', options: ['json', ...ORG_OUTPUT]},
+  help: {arguments: '[COMMAND]', summary: 'this help, or the help of COMMAND', options: []},
+}
+
+/** TEXT folded to WIDTH columns, each line after the first indented by INDENT. */
+function fold(text: string, width: number, indent: string): string {
+  const lines: string[] = []
+  let line = ''
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line)
+      line = word
+    } else line = line ? `${line} ${word}` : word
+  }
+  lines.push(line)
+  return lines.join(`\n${indent}`)
+}
+
+const column = (left: string) => `  ${left.padEnd(22)}  `
+const INDENT = ' '.repeat(26)
+
 export const USAGE = `usage: passepartout <command> [options] [arguments]
 
 commands:
-  tangle [FILE|DIR ...]   write the files the Org documents' blocks tangle to
-                          (default: every .org file under the project's org/)
-  watch [FILE|DIR ...]    tangle, then tangle again after each saved change
-                          until interrupted (Ctrl-C)
-  check [FILE|DIR ...]    tangle, then type-check the generated TypeScript and
-                          hold skills to their #+CAPABILITIES:, every problem
-                          at its Org line
-  deps [FILE|DIR ...]     the documents in load order (#+DEPENDS_ON: and :ID:)
-  skills                  boot the project's skills (org/skills/) once and print
-                          the catalog; exit 1 when a mandatory skill is not ready
-  ask TEXT                send TEXT through Perceive, Reason and Act once and print
-                          each attempt, the gate trace, the action and any approval
-                          it waits for; exit 1 when no backend answered
-  approve ID / deny ID    settle an approval that ask printed
-  doctor                  check the backends, memory and mandatory skills:
-                          healthy, degraded or unhealthy (exit 1)
+${Object.entries(COMMANDS)
+  .map(([name, help]) => `${column(`${name} ${help.arguments}`.trim())}${fold(help.summary, 54, INDENT)}`)
+  .join('\n')}
 
-options:
-  --dry-run               show what would be written, write nothing
-  --json                  print a machine-readable report on stdout (tangle, deps,
-                          skills, ask, approve, deny, doctor)
-  --dot                   deps: print the graph in Graphviz DOT
-  --allow-outside         let targets resolve outside the project
-  --no-cache              tangle every document, even those unchanged since the
-                          last run (the cache is node_modules/.cache/passepartout)
-  --frames / --no-frames  show the Org lines around each diagnostic
-                          (default: when stderr is a terminal)
-  -h, --help              show this help
+options (each command takes those its help lists: passepartout help COMMAND):
+${(Object.entries(OPTIONS) as [OptionName, string][]).map(([name, text]) => `${column(`--${name}`)}${fold(text, 54, INDENT)}`).join('\n')}
+  -h, --help              show this help, or a command's
+  --version               print the version
 `
+
+export function commandUsage(name: string): string {
+  const help = COMMANDS[name]!
+  const options = help.options.map((option) => `${column(`--${option}`)}${fold(OPTIONS[option], 54, INDENT)}`)
+  return `usage: passepartout ${name}${help.options.length > 0 ? ' [options]' : ''}${help.arguments ? ` ${help.arguments}` : ''}
+
+${fold(help.summary, 78, '')}
+${options.length > 0 ? `\noptions:\n${options.join('\n')}\n` : ''}`
+}

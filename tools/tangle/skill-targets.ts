@@ -9,6 +9,7 @@
  * refuses them, since safety requires it.
  */
 import path from 'node:path'
+import {isInside} from '../project.ts'
 
 /** Why the skill document DOCUMENT may not write TARGET (both absolute), or undefined when it may or is no skill. */
 export function skillTargetRefusal(document: string, target: string, skillsDir: string, project: string): string | undefined {
@@ -21,7 +22,3 @@ export function skillTargetRefusal(document: string, target: string, skillsDir: 
   return undefined
 }
 
-function isInside(file: string, folder: string): boolean {
-  const relative = path.relative(folder, file)
-  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative)
-}

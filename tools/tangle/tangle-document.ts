@@ -22,6 +22,7 @@ import {expandFileName} from './links.ts'
 import {lintHeaderArguments} from './lint-headers.ts'
 import type {NowebContext} from './noweb.ts'
 import {type SourceText, toText} from './text.ts'
+import {isInside} from '../project.ts'
 
 export interface TargetPlan {
   /** Absolute path of the file. */
@@ -177,7 +178,3 @@ function printableName(name: string): string {
   return shown.length > 80 ? `${shown.slice(0, 40)}…${shown.slice(-30)}` : shown
 }
 
-function isInside(file: string, root: string): boolean {
-  const relative = path.relative(root, file)
-  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative)
-}

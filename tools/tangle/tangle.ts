@@ -64,7 +64,7 @@ export function tangle(options: TangleOptions): TangleReport {
     const cached = options.cache?.lookup(file)
     return cached ? fromCache(file, cached) : fromPlan(planFile(file, options.allowOutside === true, disk))
   })
-  refuseSharedTargets(documents, options.cache)
+  refuseSharedTargets(documents, disk, options.cache)
   refuseSkillTargets(documents, disk, options.cache)
   for (const document of documents) {
     if (!document.plan || document.failed) continue
@@ -144,20 +144,22 @@ function fromCache(file: string, cached: CachedDocument): DocumentOutcome {
 }
 
 /** Two documents writing one file: Emacs would let the later replace the earlier; we refuse both. */
-function refuseSharedTargets(documents: DocumentOutcome[], cache: TangleCache | undefined): void {
+function refuseSharedTargets(documents: DocumentOutcome[], disk: DiskView, cache: TangleCache | undefined): void {
+  // By real path: two spellings of one file through a linked folder are one file.
   const writers = new Map<string, DocumentOutcome[]>()
   for (const document of documents) {
     for (const target of document.targets) {
-      const list = writers.get(target.path) ?? []
+      const real = disk.realpath(target.path)
+      const list = writers.get(real) ?? []
       if (!list.includes(document)) list.push(document)
-      writers.set(target.path, list)
+      writers.set(real, list)
     }
   }
   for (const [target, list] of writers) {
     if (list.length < 2) continue
     for (const document of list) {
       const others = list.filter((other) => other !== document).map((other) => other.path)
-      const line = document.targets.find((t) => t.path === target)?.blockLines[0]
+      const line = document.targets.find((t) => disk.realpath(t.path) === target)?.blockLines[0]
       const place = line === undefined ? undefined : {line, column: 1}
       document.diagnostics.push(diagnostic(document.path, 'tangle/target-conflict', `${target} is also written by ${others.join(', ')}; each target belongs to one document`, place))
       refuse(document, cache)
