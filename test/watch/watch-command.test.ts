@@ -52,3 +52,42 @@ it('re-tangles each saved change and keeps the last good output of a broken docu
   const status = await new Promise((resolve) => child.on('exit', (code) => resolve(code)))
   expect(status).toBe(0)
 }, 30_000)
+
+it('survives a save it cannot write, waits for its folder when the folder is deleted, and tangles it again when it comes back', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-watch-cli-'))
+  fs.mkdirSync(path.join(dir, 'org'))
+  fs.writeFileSync(path.join(dir, 'package.json'), '{}')
+  fs.writeFileSync(path.join(dir, 'org/doc.org'), block('doc.ts', 'one'))
+  const child = spawn(cli, ['watch', '--no-frames'], {cwd: dir})
+  let stdout = ''
+  let stderr = ''
+  let exited = false
+  child.stdout.on('data', (data) => (stdout += data))
+  child.stderr.on('data', (data) => (stderr += data))
+  child.on('exit', () => (exited = true))
+  const until = async (condition: () => boolean) => {
+    for (let waited = 0; !condition(); waited += 20) {
+      if (waited > 15_000) throw new Error(`timed out; stdout:\n${stdout}`)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+  }
+  try {
+    await until(() => stdout.includes('watching org for changes'))
+    // A save no file can be written for is an error at its block, not the end of the watcher.
+    fs.writeFileSync(path.join(dir, 'org/long.org'), block(`${'n'.repeat(300)}.ts`, 'x'))
+    await until(() => stderr.includes('[io/write]'))
+    expect(stderr).toMatch(/^org\/long\.org:1:1: error: /m)
+    fs.rmSync(path.join(dir, 'org'), {recursive: true})
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    expect(exited).toBe(false)
+    fs.mkdirSync(path.join(dir, 'org'))
+    fs.writeFileSync(path.join(dir, 'org/back.org'), block('back.ts', 'back'))
+    await until(() => fs.existsSync(path.join(dir, 'org/back.ts')))
+    fs.writeFileSync(path.join(dir, 'org/back.org'), block('back.ts', 'again'))
+    await until(() => fs.readFileSync(path.join(dir, 'org/back.ts'), 'utf8') === 'again\n')
+  } finally {
+    child.kill('SIGTERM')
+  }
+  const status = await new Promise((resolve) => (exited ? resolve(0) : child.on('exit', (code) => resolve(code))))
+  expect(status).toBe(0)
+}, 30_000)

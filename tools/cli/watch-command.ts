@@ -30,10 +30,13 @@ export async function runWatch(args: string[], flags: TangleFlags, context: Comm
   )
   await watcher.ready
   process.stdout.write(`watching ${roots.map((root) => displayPath(root, context.cwd)).join(', ')} for changes (Ctrl-C to stop)\n`)
+  // Held open by a timer of its own: while a deleted folder is awaited, no file handle keeps the process up.
+  const alive = setInterval(() => {}, 1 << 30)
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve)
     process.once('SIGTERM', resolve)
   })
+  clearInterval(alive)
   await watcher.close()
   return 0
 }

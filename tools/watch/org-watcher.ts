@@ -3,9 +3,10 @@
  * editors save in several steps (write a temporary file, rename, touch), and
  * one save must become one batch, not three.
  */
+import fs from 'node:fs'
 import path from 'node:path'
 import {watch} from 'chokidar'
-import {isSkippedEntry} from '../project.ts'
+import {isSkippedEntry, listOrgFiles} from '../project.ts'
 
 export interface OrgChange {
   kind: 'changed' | 'removed'
@@ -22,6 +23,8 @@ export interface OrgWatcher {
 export interface WatchOptions {
   /** Quiet time after the last event before a batch is delivered. */
   settleMs?: number
+  /** How often a deleted root folder is looked for. */
+  pollMs?: number
   onError?: (error: Error) => void
 }
 
@@ -47,11 +50,30 @@ export function watchOrgFiles(roots: string[], onChanges: (changes: OrgChange[])
   }
   watcher.on('add', note('changed')).on('change', note('changed')).on('unlink', note('removed'))
   watcher.on('error', (error) => options.onError?.(error as Error))
+  // A watched folder that is deleted (a checkout, `rm -r org`) is waited for: chokidar does not watch a
+  // root again once it is gone, so its return is polled, and everything in it counts as changed.
+  const waiting = new Map<string, NodeJS.Timeout>()
+  watcher.on('unlinkDir', (folder) => {
+    const root = path.resolve(folder)
+    if (!roots.includes(root) || waiting.has(root)) return
+    waiting.set(
+      root,
+      setInterval(() => {
+        if (!fs.existsSync(root)) return
+        clearInterval(waiting.get(root))
+        waiting.delete(root)
+        watcher.unwatch(root)
+        watcher.add(root)
+        for (const file of listOrgFiles(root)) note('changed')(file)
+      }, options.pollMs ?? 250),
+    )
+  })
   const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()))
   return {
     ready,
     async close() {
       clearTimeout(timer)
+      for (const poll of waiting.values()) clearInterval(poll)
       await watcher.close()
     },
   }
