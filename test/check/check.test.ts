@@ -143,6 +143,16 @@ describe('the native compiler', () => {
     ])
   })
 
+  it('maps an error to its Org line when node_modules is a link to a folder elsewhere', async () => {
+    const dir = project({'org/a.org': org('#+begin_src typescript :tangle ../generated/a.ts :mkdirp yes', 'export const n: number = "one"', '#+end_src')})
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-modules-'))
+    fs.rmSync(path.join(dir, 'node_modules'), {recursive: true})
+    fs.symlinkSync(elsewhere, path.join(dir, 'node_modules'))
+    const result = spawnSync(path.join(repo, 'bin/passepartout'), ['check', '--no-frames'], {cwd: dir, encoding: 'utf8'})
+    expect(result.stderr).toBe("org/a.org:2:14: error TS2322: Type 'string' is not assignable to type 'number'. [ts]\n")
+    expect(result.status).toBe(1)
+  })
+
   it('fails with what the compiler said when it cannot run', async () => {
     const dir = project({'a.ts': 'export const a = 1\n', 'broken-tsc.mjs': 'console.error("no compiler here")\nprocess.exit(3)\n'})
     const broken = new NativeChecker({command: process.execPath, args: [path.join(dir, 'broken-tsc.mjs')]}, undefined, path.join(dir, 'work'))

@@ -58,11 +58,15 @@ export class NativeChecker {
   async checkProgram(roots: readonly string[]): Promise<TsProblem[]> {
     if (roots.length === 0) return []
     fs.mkdirSync(this.workDir, {recursive: true})
-    const config = path.join(this.workDir, `tsconfig.${process.pid}.json`)
-    fs.writeFileSync(config, JSON.stringify(this.configFor(roots.filter((root) => fs.existsSync(root)))))
+    // Real paths throughout: when node_modules (where the configuration goes) is a link, the compiler runs in
+    // the real folder and names files from there; each is named back as the caller knows it.
+    const workDir = fs.realpathSync(this.workDir)
+    const known = new Map(roots.filter((root) => fs.existsSync(root)).map((root) => [fs.realpathSync(root), root]))
+    const config = path.join(workDir, `tsconfig.${process.pid}.json`)
+    fs.writeFileSync(config, JSON.stringify(this.configFor([...known.keys()], workDir)))
     try {
-      const {status, output} = await run(this.compiler.command, [...this.compiler.args, '-p', config, '--pretty', 'false'], this.workDir)
-      const problems = parseOutput(output, this.workDir)
+      const {status, output} = await run(this.compiler.command, [...this.compiler.args, '-p', config, '--pretty', 'false'], workDir)
+      const problems = parseOutput(output, workDir).map((problem) => (problem.file === undefined ? problem : {...problem, file: known.get(problem.file) ?? problem.file}))
       // 0: clean; 1 and 2: problems reported. Anything else, or nothing said on a failure, is the compiler failing.
       if (status !== 0 && (status > 2 || problems.length === 0)) throw new Error(`tsc exited with status ${status}: ${output.trim()}`)
       return problems
@@ -71,8 +75,8 @@ export class NativeChecker {
     }
   }
 
-  private configFor(roots: readonly string[]): object {
-    const files = roots.map((root) => path.relative(this.workDir, root).split(path.sep).join('/'))
+  private configFor(roots: readonly string[], workDir: string): object {
+    const files = roots.map((root) => path.relative(workDir, root).split(path.sep).join('/'))
     const noEmit = {noEmit: true, incremental: false, composite: false}
     if (!this.tsconfig) return {compilerOptions: {...DEFAULT_COMPILER_OPTIONS, ...noEmit}, files}
     return {extends: this.tsconfig, compilerOptions: noEmit, files, include: []}
