@@ -131,3 +131,63 @@ describe('usage', () => {
     expect(result.stderr).toBe('notes: warning: the folder notes holds no .org file: there is nothing to read [io/no-documents]\n')
   })
 })
+
+describe("a document's writes are one transaction", () => {
+  const journalFolderOf = (dir: string) => path.join(dir, 'node_modules/.cache/passepartout/journal')
+  const leftovers = (dir: string) => (fs.readdirSync(dir) as string[]).filter((name) => /\.(tmp|bak)$/.test(name))
+  const deadPid = () => spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {encoding: 'utf8'}).stdout
+  const two = `* A\n#+begin_src typescript :tangle ../a.ts\nconst a = 2\n#+end_src\n* B\n#+begin_src typescript :tangle ../b.ts\nconst b = 2\n#+end_src\n`
+
+  it('puts back what it replaced when a rename fails midway, and says what it had to leave', () => {
+    // An append-only folder takes new files (the staged one, the second name) but refuses the rename over b.ts.
+    const dir = folder({'node_modules/.keep': '', 'a.ts': 'old a\n', 'locked/b.ts': 'old b\n', 'org/doc.org': two.replace('../b.ts', '../locked/b.ts')})
+    const locked = spawnSync('chattr', ['+a', path.join(dir, 'locked')])
+    expect(locked.status, 'chattr +a is needed to make a rename fail').toBe(0)
+    try {
+      const result = run(['tangle', '--no-frames'], dir)
+      expect(result.status).toBe(1)
+      expect(lines(result.stderr)).toEqual([expect.stringMatching(/^org\/doc\.org:6:1: error: cannot write :tangle \.\.\/locked\/b\.ts, so none of this document's files was written: EPERM: operation not permitted, rename .*; left behind: .*locked\/\.b\.ts\.\d+\.\d+\.tmp.* \[io\/write\]$/)])
+      expect(fs.readFileSync(path.join(dir, 'a.ts'), 'utf8')).toBe('old a\n')
+      expect(fs.readFileSync(path.join(dir, 'locked/b.ts'), 'utf8')).toBe('old b\n')
+      expect(leftovers(dir)).toEqual([])
+    } finally {
+      spawnSync('chattr', ['-a', path.join(dir, 'locked')])
+    }
+    // What was left in the locked folder is removed by the next run, once the folder takes removals again.
+    const again = run(['tangle', '--no-frames'], dir)
+    expect(again.status).toBe(0)
+    expect(again.stderr).toMatch(/^org\/doc\.org: warning: an earlier run did not finish writing the files of this document .*\[io\/recovered\]$/m)
+    expect(leftovers(path.join(dir, 'locked'))).toEqual([])
+    expect(fs.readFileSync(path.join(dir, 'locked/b.ts'), 'utf8')).toBe('const b = 2\n')
+  })
+
+  it('completes the renames a killed run had begun, and says so', () => {
+    const dir = folder({'node_modules/.keep': '', 'a.ts': 'new a\n', 'b.ts': 'old b\n', '.b.ts.1.1.tmp': 'new b\n', 'org/doc.org': two, 'org/other.org': block('../other.ts')})
+    fs.linkSync(path.join(dir, 'b.ts'), path.join(dir, '.b.ts.1.1.bak'))
+    fs.mkdirSync(journalFolderOf(dir), {recursive: true})
+    const entries = [
+      {target: path.join(dir, 'a.ts'), temporary: path.join(dir, '.a.ts.1.0.tmp'), backup: null},
+      {target: path.join(dir, 'b.ts'), temporary: path.join(dir, '.b.ts.1.1.tmp'), backup: path.join(dir, '.b.ts.1.1.bak')},
+    ]
+    fs.writeFileSync(path.join(journalFolderOf(dir), 'killed.json'), JSON.stringify({document: path.join(dir, 'org/doc.org'), pid: Number(deadPid()), phase: 'renaming', entries}))
+    const result = run(['tangle', 'org/other.org'], dir)
+    expect(result.status).toBe(0)
+    expect(lines(result.stderr)).toEqual(['org/doc.org: warning: a run that was killed while replacing the files of this document left it half written; its remaining files were put in place [io/recovered]'])
+    expect(fs.readFileSync(path.join(dir, 'b.ts'), 'utf8')).toBe('new b\n')
+    expect(leftovers(dir)).toEqual([])
+    expect(fs.readdirSync(journalFolderOf(dir))).toEqual([])
+  })
+
+  it('removes what a run killed while staging left, touching no target; leaves a live run alone', () => {
+    const dir = folder({'node_modules/.keep': '', 'a.ts': 'old a\n', '.a.ts.1.0.tmp': 'half', 'org/other.org': block('../other.ts')})
+    fs.mkdirSync(journalFolderOf(dir), {recursive: true})
+    const entries = [{target: path.join(dir, 'a.ts'), temporary: path.join(dir, '.a.ts.1.0.tmp'), backup: null}]
+    fs.writeFileSync(path.join(journalFolderOf(dir), 'killed.json'), JSON.stringify({document: path.join(dir, 'org/doc.org'), pid: Number(deadPid()), phase: 'staging', entries}))
+    fs.writeFileSync(path.join(journalFolderOf(dir), 'live.json'), JSON.stringify({document: path.join(dir, 'org/live.org'), pid: process.pid, phase: 'renaming', entries}))
+    const result = run(['tangle', 'org/other.org'], dir)
+    expect(lines(result.stderr)).toEqual(['org/doc.org: warning: an earlier run did not finish writing the files of this document (it was killed, or could not undo a failure); what it left was removed and every target is as it was [io/recovered]'])
+    expect(fs.readFileSync(path.join(dir, 'a.ts'), 'utf8')).toBe('old a\n')
+    expect(leftovers(dir)).toEqual([])
+    expect(fs.readdirSync(journalFolderOf(dir))).toEqual(['live.json'])
+  })
+})

@@ -11,6 +11,7 @@ import {type CachedDocument, cachedWarnings, type TangleCache} from './cache.ts'
 import {DiskView} from './disk.ts'
 import {skillTargetRefusal} from './skill-targets.ts'
 import {type DocumentPlan, planDocument} from './tangle-document.ts'
+import {journalFolder, journalPath, recoverJournals} from './journal.ts'
 import {preview, TargetWriteError, type WriteStatus, writeDocument} from './write.ts'
 
 export interface TangleOptions {
@@ -60,6 +61,8 @@ export interface TangleReport {
 export function tangle(options: TangleOptions): TangleReport {
   const started = performance.now()
   const disk = new DiskView()
+  // What killed runs left half done is finished before anything else is read or written.
+  const recovered = options.dryRun ? [] : [...new Set(options.files.map((file) => journalFolder(disk.projectRoot(path.dirname(file)))))].flatMap(recoverJournals)
   const documents = options.files.map((file) => {
     const cached = options.cache?.lookup(file)
     return cached ? fromCache(file, cached) : fromPlan(planFile(file, options.allowOutside === true, disk))
@@ -69,7 +72,8 @@ export function tangle(options: TangleOptions): TangleReport {
   for (const document of documents) {
     if (!document.plan || document.failed) continue
     try {
-      const statuses = options.dryRun ? document.plan.targets.map(preview) : writeDocument(document.plan.targets)
+      const journal = {file: journalPath(journalFolder(disk.projectRoot(path.dirname(document.path))), document.path), document: document.path}
+      const statuses = options.dryRun ? document.plan.targets.map(preview) : writeDocument(document.plan.targets, journal)
       document.targets.forEach((target, k) => (target.status = statuses[k]!))
       if (!options.dryRun) {
         const warnings = document.diagnostics.filter((message) => !isError(message))
@@ -87,7 +91,7 @@ export function tangle(options: TangleOptions): TangleReport {
   return {
     documents,
     outcomes: documents.flatMap((document) => document.targets),
-    diagnostics: [...(options.cache?.warnings.splice(0) ?? []), ...documents.flatMap((document) => document.diagnostics)],
+    diagnostics: [...(options.cache?.warnings.splice(0) ?? []), ...recovered, ...documents.flatMap((document) => document.diagnostics)],
     blockCount: documents.reduce((sum, document) => sum + document.blockCount, 0),
     elapsedMs: performance.now() - started,
   }

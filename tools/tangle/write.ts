@@ -4,13 +4,17 @@
  * churn).
  *
  * Every changed file is first written to a temporary file beside its target;
- * only when all of them are written are they renamed over their targets. A
- * failure before that removes the temporary files (and any folder created for
- * them), so a document that cannot be written leaves the disk as it was, and
- * a reader never sees half a file.
+ * only when all of them are written are they renamed over their targets, each
+ * replaced file kept under a second name until all are in place. A failure
+ * before the renames removes the temporary files (and any folder created for
+ * them); a rename that fails puts back the files already replaced. So a
+ * document that cannot be written leaves the disk as it was, and a reader
+ * never sees half a file. A journal records the transaction while it runs, for
+ * a run that is killed (journal.ts).
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import {type Journal, writeJournal} from './journal.ts'
 import type {TargetPlan} from './tangle-document.ts'
 
 export type WriteStatus = 'written' | 'unchanged' | 'mode-changed'
@@ -50,8 +54,12 @@ export class TargetWriteError extends Error {
   }
 }
 
-/** Write the targets of one document; throws a TargetWriteError (having changed nothing) when one cannot be written. */
-export function writeDocument(targets: readonly TargetPlan[]): WriteStatus[] {
+/**
+ * Write the targets of one document as one transaction; throws a TargetWriteError when one cannot be written,
+ * having put every target back as it was. JOURNAL is where the transaction is recorded while it runs
+ * (journal.ts), so that a run killed in the middle is finished by the next.
+ */
+export function writeDocument(targets: readonly TargetPlan[], journal: {file: string; document: string}): WriteStatus[] {
   let current: TargetPlan | undefined
   let statuses: WriteStatus[]
   try {
@@ -59,27 +67,73 @@ export function writeDocument(targets: readonly TargetPlan[]): WriteStatus[] {
   } catch (error) {
     throw new TargetWriteError(current!, error)
   }
-  const staged: {temporary: string; target: string}[] = []
+  const changed = targets.filter((_, k) => statuses[k] === 'written')
+  const entries = changed.map((target) => {
+    const stem = path.join(path.dirname(target.path), `.${path.basename(target.path)}.${process.pid}.${temporaryCounter++}`)
+    return {target, temporary: `${stem}.tmp`, backup: fs.existsSync(target.path) ? `${stem}.bak` : null}
+  })
+  const record = (phase: Journal['phase']) =>
+    writeJournal(journal.file, {document: journal.document, pid: process.pid, phase, entries: entries.map(({target, temporary, backup}) => ({target: target.path, temporary, backup}))})
   const createdDirectories: string[] = []
-  try {
-    targets.forEach((target, k) => {
-      current = target
-      if (statuses[k] !== 'written') return
-      if (target.makeDirectory) {
-        const created = fs.mkdirSync(path.dirname(target.path), {recursive: true})
-        if (created) createdDirectories.push(created)
-      }
-      const temporary = path.join(path.dirname(target.path), `.${path.basename(target.path)}.${process.pid}.${temporaryCounter++}.tmp`)
-      staged.push({temporary, target: target.path})
-      fs.writeFileSync(temporary, target.content, {mode: 0o666})
-      if (target.mode !== undefined) fs.chmodSync(temporary, intendedMode(target))
-    })
-  } catch (error) {
-    for (const {temporary} of staged) fs.rmSync(temporary, {force: true})
-    for (const directory of createdDirectories.reverse()) fs.rmSync(directory, {recursive: true, force: true})
-    throw new TargetWriteError(current!, error)
+  // The undo goes on past a step it cannot take (the folder that refused the rename may refuse a removal
+  // too) and names what it had to leave, for the message.
+  const left: string[] = []
+  const attempt = (what: string, step: () => void) => {
+    try {
+      step()
+    } catch {
+      left.push(what)
+    }
   }
-  for (const {temporary, target} of staged) fs.renameSync(temporary, target)
+  const undoStaging = () => {
+    for (const {temporary, backup} of entries) {
+      attempt(temporary, () => fs.rmSync(temporary, {force: true}))
+      if (backup) attempt(backup, () => fs.rmSync(backup, {force: true}))
+    }
+    for (const directory of createdDirectories.reverse()) attempt(directory, () => fs.rmSync(directory, {recursive: true, force: true}))
+    // What could not be undone is left to the next run, as an undo (journal.ts).
+    if (left.length === 0) fs.rmSync(journal.file, {force: true})
+    else attempt(journal.file, () => record('staging'))
+  }
+  const failure = (error: unknown) => new TargetWriteError(current!, left.length === 0 ? error : new Error(`${(error as Error).message}; left behind: ${left.join(', ')}`))
+  if (entries.length > 0) {
+    try {
+      record('staging')
+      for (const {target, temporary, backup} of entries) {
+        current = target
+        if (target.makeDirectory) {
+          const created = fs.mkdirSync(path.dirname(target.path), {recursive: true})
+          if (created) createdDirectories.push(created)
+        }
+        fs.writeFileSync(temporary, target.content, {mode: 0o666})
+        if (target.mode !== undefined) fs.chmodSync(temporary, intendedMode(target))
+        // A second name for the file about to be replaced: what an undo puts back.
+        if (backup) fs.linkSync(target.path, backup)
+      }
+      record('renaming')
+    } catch (error) {
+      undoStaging()
+      throw failure(error)
+    }
+    let renamed = 0
+    try {
+      for (const {target, temporary} of entries) {
+        current = target
+        fs.renameSync(temporary, target.path)
+        renamed++
+      }
+    } catch (error) {
+      // Put back what was replaced, remove what was new: the document is as it was before this run.
+      for (const {target, backup} of entries.slice(0, renamed)) {
+        if (backup) attempt(target.path, () => fs.renameSync(backup, target.path))
+        else attempt(target.path, () => fs.rmSync(target.path, {force: true}))
+      }
+      undoStaging()
+      throw failure(error)
+    }
+    for (const {backup} of entries) if (backup) fs.rmSync(backup, {force: true})
+    fs.rmSync(journal.file, {force: true})
+  }
   targets.forEach((target, k) => {
     if (statuses[k] === 'mode-changed') fs.chmodSync(target.path, intendedMode(target))
   })
