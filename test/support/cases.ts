@@ -22,6 +22,8 @@ export interface CaseResult {
 export interface CaseExpectation {
   error: boolean
   files: Map<string, Buffer>
+  /** The rule an error case expects among the fatal diagnostics. */
+  rule: string | undefined
 }
 
 export function listCases(dir: string): string[] {
@@ -35,7 +37,9 @@ export function listCases(dir: string): string[] {
 
 export function expectation(caseDir: string): CaseExpectation {
   const files = readTree(path.join(caseDir, 'expected'))
-  return {error: files.size === 1 && files.has('ERROR'), files}
+  // An error case names the rule it expects on a `rule:` line of its case.md (the shared corpus's do not).
+  const description = fs.existsSync(path.join(caseDir, 'case.md')) ? fs.readFileSync(path.join(caseDir, 'case.md'), 'utf8') : ''
+  return {error: files.size === 1 && files.has('ERROR'), files, rule: /^rule: (\S+)$/m.exec(description)?.[1]}
 }
 
 /** Copy the case's inputs to a fresh folder, tangle `input.org` there, report what changed. */
@@ -62,6 +66,7 @@ export function expectCaseToMatchEmacs(caseDir: string): void {
   if (expected.error) {
     expect(result.failed).toBe(true)
     expect([...result.written.keys()]).toEqual([])
+    if (expected.rule) expect(result.report.diagnostics.filter((d) => d.fatal).map((d) => d.ruleId)).toContain(expected.rule)
     return
   }
   expect(result.report.diagnostics.filter((d) => d.fatal).map((d) => d.reason)).toEqual([])
