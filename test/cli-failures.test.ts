@@ -191,3 +191,28 @@ describe("a document's writes are one transaction", () => {
     expect(fs.readdirSync(journalFolderOf(dir))).toEqual(['live.json'])
   })
 })
+
+describe('the tangle cache works for every user', () => {
+  it("is the project's when the project is named from a parent folder", () => {
+    const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-parent-'))
+    const dir = path.join(parent, 'proj')
+    fs.mkdirSync(path.join(dir, 'node_modules'), {recursive: true})
+    fs.writeFileSync(path.join(dir, 'package.json'), '{}')
+    fs.mkdirSync(path.join(dir, 'org'))
+    fs.writeFileSync(path.join(dir, 'org/a.org'), block('../a.ts'))
+    expect(run(['tangle', 'proj/org'], parent).status).toBe(0)
+    expect(fs.existsSync(path.join(dir, 'node_modules/.cache/passepartout/tangle.json'))).toBe(true)
+  })
+
+  it("lives in the user's cache folder outside an npm project, one file per folder", () => {
+    const loose = fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-loose-'))
+    const xdg = fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-xdg-'))
+    fs.writeFileSync(path.join(loose, 'a.org'), block('a.ts'))
+    const tangleLoose = () => spawnSync(cli, ['tangle', '--json', '.'], {cwd: loose, encoding: 'utf8', env: {...process.env, XDG_CACHE_HOME: xdg}})
+    expect(tangleLoose().status).toBe(0)
+    expect(fs.readdirSync(path.join(xdg, 'passepartout'))).toEqual([expect.stringMatching(/^tangle-[0-9a-f]{24}\.json$/)])
+    const cached = JSON.parse(fs.readFileSync(path.join(xdg, 'passepartout', fs.readdirSync(path.join(xdg, 'passepartout'))[0]!), 'utf8'))
+    expect(Object.keys(cached.documents)).toEqual([fs.realpathSync(path.join(loose, 'a.org'))])
+    expect(tangleLoose().status).toBe(0)
+  })
+})

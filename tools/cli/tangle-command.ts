@@ -20,8 +20,7 @@ export interface TangleFlags {
 
 export function runTangle(args: string[], flags: TangleFlags, context: CommandContext): number {
   const files = resolveInputs(args, context.cwd)
-  const project = findProjectRoot(context.cwd)
-  const cache = flags.cache && project ? TangleCache.open(project, {tool: process.env.PASSEPARTOUT_BUILD ?? '', allowOutside: flags.allowOutside}) : undefined
+  const cache = flags.cache ? TangleCache.open(cacheFolder(args, context.cwd), {tool: process.env.PASSEPARTOUT_BUILD ?? '', allowOutside: flags.allowOutside}) : undefined
   const report = tangle({files, allowOutside: flags.allowOutside, dryRun: flags.dryRun, cache})
   if (flags.json) process.stdout.write(`${JSON.stringify(jsonReport(report, context.cwd), null, 2)}\n`)
   printDiagnostics(report.diagnostics, {cwd: context.cwd, frames: context.frames})
@@ -43,6 +42,16 @@ export function inputRoots(args: string[], cwd: string): string[] {
   const root = findProjectRoot(cwd)
   if (!root || !fs.existsSync(path.join(root, 'org'))) throw new UsageError('no org/ folder in this project: name the Org files or folders to tangle')
   return [path.join(root, 'org')]
+}
+
+/**
+ * Whose cache a run uses: the project of the first file or folder it was given (not of the working folder:
+ * `tangle proj/docs` from a parent folder is proj's run), or that folder itself outside any project.
+ */
+export function cacheFolder(args: string[], cwd: string): string {
+  const [first] = inputRoots(args, cwd)
+  const folder = fs.existsSync(first!) && !fs.statSync(first!).isDirectory() ? path.dirname(first!) : first!
+  return findProjectRoot(folder) ?? folder
 }
 
 /** FILE arguments as given, DIR arguments expanded into their Org files. */

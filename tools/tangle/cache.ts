@@ -6,7 +6,9 @@
  * the tool, HOME, umask and options are the same; anything else tangles it
  * again. The cache lives in the project's `node_modules/.cache/passepartout/`.
  */
+import {createHash} from 'node:crypto'
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import {z} from 'zod'
 import {type Diagnostic, diagnostic, type RuleId} from '../diagnostics.ts'
@@ -79,11 +81,15 @@ export class TangleCache {
     private readonly key: string,
   ) {}
 
-  /** The cache of PROJECT for this tool build and environment; undefined when the project has no node_modules. */
-  static open(project: string, parts: {tool: string; allowOutside: boolean}): TangleCache | undefined {
-    if (!parts.tool || !fs.existsSync(path.join(project, 'node_modules'))) return undefined
+  /**
+   * The cache of the documents under FOLDER (their project, or the folder given when they are in none) for
+   * this tool build and environment: in the project's node_modules/.cache/passepartout/ when it has
+   * node_modules, else in the user's cache folder ($XDG_CACHE_HOME, or ~/.cache), one file per real path.
+   */
+  static open(folder: string, parts: {tool: string; allowOutside: boolean}): TangleCache | undefined {
+    if (!parts.tool) return undefined
     const key = JSON.stringify({format: FORMAT, tool: parts.tool, home: process.env.HOME ?? '', umask: processUmask(), allowOutside: parts.allowOutside})
-    const cache = new TangleCache(path.join(project, 'node_modules', '.cache', 'passepartout', 'tangle.json'), key)
+    const cache = new TangleCache(cacheFile(folder), key)
     let text: string
     try {
       text = fs.readFileSync(cache.file, 'utf8')
@@ -180,4 +186,16 @@ function stampOf(file: string): Stamp | undefined {
 
 function sameStamp(a: Stamp | undefined, b: Stamp): boolean {
   return a !== undefined && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.ino === b.ino
+}
+
+function cacheFile(folder: string): string {
+  if (fs.existsSync(path.join(folder, 'node_modules'))) return path.join(folder, 'node_modules', '.cache', 'passepartout', 'tangle.json')
+  let real = folder
+  try {
+    real = fs.realpathSync(folder)
+  } catch {
+    // A folder that does not exist has no documents to cache; its path names the file all the same.
+  }
+  const home = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache')
+  return path.join(home, 'passepartout', `tangle-${createHash('sha256').update(real).digest('hex').slice(0, 24)}.json`)
 }
