@@ -47,3 +47,23 @@ describe('guards', () => {
     expect(fs.readFileSync(path.join(dir, 'parent.ts'), 'utf8')).toBe('from the child\n')
   })
 })
+
+describe('the tangle cache and a file saved twice in one clock tick', () => {
+  it('does not trust the stamp of a file changed within the clock tick of now, and trusts it once that has passed', async () => {
+    const {tangle} = await import('../../tools/tangle/tangle.ts')
+    const {TangleCache} = await import('../../tools/tangle/cache.ts')
+    const dir = folder({'node_modules/.keep': ''})
+    const doc = path.join(dir, 'doc.org')
+    const run = () => tangle({files: [doc], cache: TangleCache.open(dir, {tool: 'test', allowOutside: false})})
+    fs.writeFileSync(doc, '#+begin_src typescript :tangle out.ts\nsave 1\n#+end_src\n')
+    // A time ahead of the clock stands for "changed in this very tick", whatever the machine's speed.
+    const ahead = new Date(Date.now() + 60_000)
+    fs.utimesSync(doc, ahead, ahead)
+    run()
+    expect(run().documents[0]!.plan, 'a racily clean document is read again').toBeDefined()
+    fs.utimesSync(doc, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000))
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    run()
+    expect(run().documents[0]!.plan, 'once the tick has passed the cache answers').toBeUndefined()
+  })
+})

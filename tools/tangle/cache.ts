@@ -40,6 +40,12 @@ export interface CachedDocument {
   meta: Omit<DocumentMeta, 'path'>
 }
 
+/**
+ * How recent a change must be for its stamp to be doubted: file times come from the kernel's coarse clock
+ * (a tick of a few milliseconds), so two saves inside one tick carry the same times.
+ */
+const RACY_MS = 50
+
 /** Changes whenever what the cache holds changes shape. */
 const FORMAT = 2
 
@@ -130,6 +136,12 @@ export class TangleCache {
     const stamp = stampOf(orgPath)
     const stamped = targets.map((target) => ({...target, stamp: stampOf(target.path)}))
     if (!stamp || stamped.some((target) => !target.stamp)) return
+    // A file changed within the file system's clock tick of now is not trusted (git's "racily clean"): a
+    // second save of the same size in the same tick would keep this stamp, and the cache would miss it.
+    if (Date.now() - Math.max(stamp.mtimeMs, stamp.ctimeMs) < RACY_MS) {
+      this.forget(orgPath)
+      return
+    }
     this.documents[orgPath] = {
       stamp,
       blockCount,
