@@ -140,7 +140,7 @@ describe("a document's writes are one transaction", () => {
 
   it('puts back what it replaced when a rename fails midway, and says what it had to leave', () => {
     // An append-only folder takes new files (the staged one, the second name) but refuses the rename over b.ts.
-    const dir = folder({'node_modules/.keep': '', 'a.ts': 'old a\n', 'locked/b.ts': 'old b\n', 'org/doc.org': two.replace('../b.ts', '../locked/b.ts')})
+    const dir = folder({'node_modules/.keep': '', 'a.ts': 'old a\n', 'locked/b.ts': 'old b\n', 'org/doc.org': two.replace('../b.ts', '../locked/b.ts'), 'org/other.org': block('../other.ts')})
     const locked = spawnSync('chattr', ['+a', path.join(dir, 'locked')])
     expect(locked.status, 'chattr +a is needed to make a rename fail').toBe(0)
     try {
@@ -150,6 +150,8 @@ describe("a document's writes are one transaction", () => {
       expect(fs.readFileSync(path.join(dir, 'a.ts'), 'utf8')).toBe('old a\n')
       expect(fs.readFileSync(path.join(dir, 'locked/b.ts'), 'utf8')).toBe('old b\n')
       expect(leftovers(dir)).toEqual([])
+      // The other document of the run is written all the same.
+      expect(fs.readFileSync(path.join(dir, 'other.ts'), 'utf8')).toBe('const x = 1\n')
     } finally {
       spawnSync('chattr', ['-a', path.join(dir, 'locked')])
     }
@@ -161,34 +163,56 @@ describe("a document's writes are one transaction", () => {
     expect(fs.readFileSync(path.join(dir, 'locked/b.ts'), 'utf8')).toBe('const b = 2\n')
   })
 
-  it('completes the renames a killed run had begun, and says so', () => {
-    const dir = folder({'node_modules/.keep': '', 'a.ts': 'new a\n', 'b.ts': 'old b\n', '.b.ts.1.1.tmp': 'new b\n', 'org/doc.org': two, 'org/other.org': block('../other.ts')})
-    fs.linkSync(path.join(dir, 'b.ts'), path.join(dir, '.b.ts.1.1.bak'))
+  /** A journal as a run of process PID writes it: its first line, then one line a step. */
+  const writeJournal = (dir: string, name: string, pid: number, steps: object[]) => {
     fs.mkdirSync(journalFolderOf(dir), {recursive: true})
+    fs.writeFileSync(path.join(journalFolderOf(dir), name), [{pid}, ...steps].map((step) => JSON.stringify(step)).join('\n') + '\n')
+  }
+  const ruleLines = (stderr: string) => lines(stderr).map((line) => `${line.split(': ')[0]} ${/\[([^\]]+)\]$/.exec(line)?.[1]}`)
+
+  it('completes the renames a killed run had begun, says so, and leaves a document it had finished alone', () => {
+    const dir = folder({'node_modules/.keep': '', 'a.ts': 'new a\n', 'b.ts': 'old b\n', '.b.ts.1.1.tmp': 'new b\n', 'done.ts': 'done\n', 'org/doc.org': two, 'org/other.org': block('../other.ts')})
+    fs.linkSync(path.join(dir, 'b.ts'), path.join(dir, '.b.ts.1.1.bak'))
     const entries = [
       {target: path.join(dir, 'a.ts'), temporary: path.join(dir, '.a.ts.1.0.tmp'), backup: null},
       {target: path.join(dir, 'b.ts'), temporary: path.join(dir, '.b.ts.1.1.tmp'), backup: path.join(dir, '.b.ts.1.1.bak')},
     ]
-    fs.writeFileSync(path.join(journalFolderOf(dir), 'killed.json'), JSON.stringify({document: path.join(dir, 'org/doc.org'), pid: Number(deadPid()), phase: 'renaming', entries}))
+    const done = {document: path.join(dir, 'org/done.org'), entries: [{target: path.join(dir, 'done.ts'), temporary: path.join(dir, '.done.ts.1.2.tmp'), backup: null}]}
+    writeJournal(dir, 'killed.jsonl', Number(deadPid()), [{stage: done}, {stage: {document: path.join(dir, 'org/doc.org'), entries}}, {renaming: true}, {settled: done.document}])
     const result = run(['tangle', 'org/other.org'], dir)
     expect(result.status).toBe(0)
-    expect(lines(result.stderr)).toEqual(['org/doc.org: warning: a run that was killed while replacing the files of this document left it half written; its remaining files were put in place [io/recovered]'])
+    expect(ruleLines(result.stderr)).toEqual(['org/doc.org io/recovered'])
     expect(fs.readFileSync(path.join(dir, 'b.ts'), 'utf8')).toBe('new b\n')
+    expect(fs.readFileSync(path.join(dir, 'done.ts'), 'utf8')).toBe('done\n')
     expect(leftovers(dir)).toEqual([])
     expect(fs.readdirSync(journalFolderOf(dir))).toEqual([])
   })
 
-  it('removes what a run killed while staging left, touching no target; leaves a live run alone', () => {
+  it('removes what a run killed while staging left, touching no target; reads no line cut short; leaves a live run alone', () => {
     const dir = folder({'node_modules/.keep': '', 'a.ts': 'old a\n', '.a.ts.1.0.tmp': 'half', 'org/other.org': block('../other.ts')})
-    fs.mkdirSync(journalFolderOf(dir), {recursive: true})
     const entries = [{target: path.join(dir, 'a.ts'), temporary: path.join(dir, '.a.ts.1.0.tmp'), backup: null}]
-    fs.writeFileSync(path.join(journalFolderOf(dir), 'killed.json'), JSON.stringify({document: path.join(dir, 'org/doc.org'), pid: Number(deadPid()), phase: 'staging', entries}))
-    fs.writeFileSync(path.join(journalFolderOf(dir), 'live.json'), JSON.stringify({document: path.join(dir, 'org/live.org'), pid: process.pid, phase: 'renaming', entries}))
+    writeJournal(dir, 'killed.jsonl', Number(deadPid()), [{stage: {document: path.join(dir, 'org/doc.org'), entries}}])
+    fs.appendFileSync(path.join(journalFolderOf(dir), 'killed.jsonl'), '{"stage": {"document": "/cut')
+    writeJournal(dir, 'live.jsonl', process.pid, [{stage: {document: path.join(dir, 'org/live.org'), entries}}, {renaming: true}])
     const result = run(['tangle', 'org/other.org'], dir)
-    expect(lines(result.stderr)).toEqual(['org/doc.org: warning: an earlier run did not finish writing the files of this document (it was killed, or could not undo a failure); what it left was removed and every target is as it was [io/recovered]'])
+    expect(ruleLines(result.stderr)).toEqual(['org/doc.org io/recovered'])
     expect(fs.readFileSync(path.join(dir, 'a.ts'), 'utf8')).toBe('old a\n')
     expect(leftovers(dir)).toEqual([])
-    expect(fs.readdirSync(journalFolderOf(dir))).toEqual(['live.json'])
+    expect(fs.readdirSync(journalFolderOf(dir))).toEqual(['live.jsonl'])
+  })
+
+  it('undoes a document whose undo a failed run could not finish, even once renaming had begun', () => {
+    const dir = folder({'node_modules/.keep': '', 'a.ts': 'new a\n', '.a.ts.1.0.bak': 'old a\n', '.b.ts.1.1.tmp': 'new b\n', 'org/other.org': block('../other.ts')})
+    const entries = [
+      {target: path.join(dir, 'a.ts'), temporary: path.join(dir, '.a.ts.1.0.tmp'), backup: path.join(dir, '.a.ts.1.0.bak')},
+      {target: path.join(dir, 'b.ts'), temporary: path.join(dir, '.b.ts.1.1.tmp'), backup: null},
+    ]
+    writeJournal(dir, 'failed.jsonl', Number(deadPid()), [{stage: {document: path.join(dir, 'org/doc.org'), entries}}, {renaming: true}, {undo: path.join(dir, 'org/doc.org')}])
+    const result = run(['tangle', 'org/other.org'], dir)
+    expect(ruleLines(result.stderr)).toEqual(['org/doc.org io/recovered'])
+    expect(fs.readFileSync(path.join(dir, 'a.ts'), 'utf8')).toBe('old a\n')
+    expect(fs.existsSync(path.join(dir, 'b.ts'))).toBe(false)
+    expect(leftovers(dir)).toEqual([])
   })
 })
 

@@ -21,11 +21,11 @@ describe.skipIf(!available)(`conformance corpus (${available ? corpus : 'not fou
     expect(output).toMatch(new RegExp(`^${cases.length} passed, 0 failed$`, 'm'))
   }, 300_000)
 
-  it('refuses the out-of-scope cases with a clear error and writes nothing', () => {
+  it('refuses the out-of-scope cases with a clear error and writes nothing', async () => {
     const outOfScope = listCases(path.join(corpus, 'out-of-scope'))
     expect(outOfScope.length).toBeGreaterThan(0)
     for (const name of outOfScope) {
-      const result = runCase(path.join(corpus, 'out-of-scope', name))
+      const result = await runCase(path.join(corpus, 'out-of-scope', name))
       expect(result.failed, name).toBe(true)
       expect([...result.written.keys()], name).toEqual([])
       expect(result.report.diagnostics.some((d) => d.ruleId === 'tangle/needs-evaluation')).toBe(true)

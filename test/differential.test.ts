@@ -13,10 +13,10 @@ describe.skipIf(!available)('tangling agrees with Emacs 28 on random documents',
   it.each([
     ['generated', generateDocument],
     ['mutated', mutateDocument],
-  ] as const)('%s documents', (_kind, make) => {
+  ] as const)('%s documents', async (_kind, make) => {
     const documents = new Map<string, string>()
     for (let seed = 1; seed <= 300; seed++) documents.set(`seed-${seed}`, make(seed))
-    const result = compare(documents)
+    const result = await compare(documents)
     expect(result.differences.map((d) => `${d.name}: ${d.reason}`)).toEqual([])
     expect(result.emacsErrors).toBeGreaterThan(0)
   }, 300_000)

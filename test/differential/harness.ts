@@ -96,7 +96,7 @@ export function snapshot(dir: string): Map<string, {content: string; mode: numbe
 }
 
 /** Run DOCUMENTS through Emacs and passepartout; list every document where they disagree. */
-export function compare(documents: Map<string, string>): {differences: Difference[]; emacsErrors: number; refused: number; total: number} {
+export async function compare(documents: Map<string, string>): Promise<{differences: Difference[]; emacsErrors: number; refused: number; total: number}> {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-differential-'))
   // Both run in the same folders, one after the other: `:comments noweb` writes absolute paths.
   const dirs = writeDocuments(base, documents)
@@ -115,7 +115,7 @@ export function compare(documents: Map<string, string>): {differences: Differenc
       continue
     }
     const emacsError = emacs.get(dir)
-    const report = tangle({files: [path.join(dir, 'input.org')]})
+    const report = await tangle({files: [path.join(dir, 'input.org')]})
     const ourError = hasErrors(report) ? report.diagnostics.filter((d) => d.fatal).map((d) => `${d.ruleId}: ${d.reason}`).join('; ') : undefined
     if (emacsError !== undefined) {
       emacsErrors++

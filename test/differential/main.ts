@@ -6,13 +6,13 @@
 import {generateDocument, mutateDocument} from './generate.ts'
 import {compare} from './harness.ts'
 
-export function main(args: string[]): number {
+export async function main(args: string[]): Promise<number> {
   const count = Number(args[0] ?? 200)
   const first = Number(args[1] ?? 1)
   const documents = new Map<string, string>()
   const mutate = args.includes('--mutate')
   for (let seed = first; seed < first + count; seed++) documents.set(`seed-${seed}`, mutate ? mutateDocument(seed) : generateDocument(seed))
-  const result = compare(documents)
+  const result = await compare(documents)
   for (const difference of result.differences) console.log(`${difference.name}: ${difference.reason}\n`)
   console.log(`${result.total - result.differences.length}/${result.total} agree (Emacs failed on ${result.emacsErrors}; passepartout declined to evaluate Lisp in ${result.refused})`)
   return result.differences.length === 0 ? 0 : 1

@@ -43,14 +43,14 @@ export function expectation(caseDir: string): CaseExpectation {
 }
 
 /** Copy the case's inputs to a fresh folder, tangle `input.org` there, report what changed. */
-export function runCase(caseDir: string): CaseResult {
+export async function runCase(caseDir: string): Promise<CaseResult> {
   const work = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-case-')), 'case')
   fs.cpSync(caseDir, work, {recursive: true})
   fs.rmSync(path.join(work, 'expected'), {recursive: true, force: true})
   fs.rmSync(path.join(work, 'case.md'), {force: true})
   makeWritable(work)
   const before = fingerprints(work)
-  const report = tangle({files: [path.join(work, 'input.org')]})
+  const report = await tangle({files: [path.join(work, 'input.org')]})
   const after = fingerprints(work)
   const written = new Map<string, Buffer>()
   for (const [file, hash] of after) if (before.get(file) !== hash) written.set(file, fs.readFileSync(path.join(work, file)))
@@ -59,9 +59,9 @@ export function runCase(caseDir: string): CaseResult {
 }
 
 /** Tangle the case and expect exactly what Emacs did: the same files, byte for byte, or an error and nothing written. */
-export function expectCaseToMatchEmacs(caseDir: string): void {
+export async function expectCaseToMatchEmacs(caseDir: string): Promise<void> {
   const expected = expectation(caseDir)
-  const result = runCase(caseDir)
+  const result = await runCase(caseDir)
   expect(result.deleted).toEqual([])
   if (expected.error) {
     expect(result.failed).toBe(true)

@@ -67,7 +67,7 @@ export class CheckSession {
   /** Tangle every one of FILES (Org documents) and check the whole program their TypeScript files make. */
   async checkAll(files: string[]): Promise<CheckReport> {
     const started = performance.now()
-    const {report, extra, touched} = this.tangle(files, {cache: true})
+    const {report, extra, touched} = await this.tangle(files, {cache: true})
     this.warm?.update(touched)
     const roots = this.generated.all()
     log?.(`tangled ${report.documents.length} documents; checking ${roots.length} files`)
@@ -107,7 +107,7 @@ export class CheckSession {
     const warm = await this.warmChecker()
     const started = performance.now()
     // Changed documents are planned whatever the cache says: it would only cost the reading and writing of its file.
-    const {report, extra, touched} = this.tangle(changed, {cache: false})
+    const {report, extra, touched} = await this.tangle(changed, {cache: false})
     log?.(`tangled ${changed.length} changed documents`)
     // The importers of a file that goes away are known only before it goes.
     const importers = warm.directImportersOf(touched)
@@ -133,10 +133,10 @@ export class CheckSession {
   }
 
   /** Tangle FILES; record what they wrote; the diagnostics of the document graph as it now stands. */
-  private tangle(files: string[], options: {cache: boolean}) {
+  private async tangle(files: string[], options: {cache: boolean}) {
     const {project, allowOutside = false} = this.options
     const cache = project && options.cache && this.options.cache !== false ? TangleCache.open(project, {tool: process.env.PASSEPARTOUT_BUILD ?? '', allowOutside}) : undefined
-    const report = tangle({files, allowOutside, cache})
+    const report = await tangle({files, allowOutside, cache})
     const extra: Diagnostic[] = []
     const touched = report.documents.flatMap((document) => this.generated.record(document, extra))
     for (const document of report.documents) {

@@ -18,10 +18,10 @@ export interface TangleFlags {
   cache: boolean
 }
 
-export function runTangle(args: string[], flags: TangleFlags, context: CommandContext): number {
+export async function runTangle(args: string[], flags: TangleFlags, context: CommandContext): Promise<number> {
   const files = resolveInputs(args, context.cwd)
   const cache = flags.cache ? TangleCache.open(cacheFolder(args, context.cwd), {tool: process.env.PASSEPARTOUT_BUILD ?? '', allowOutside: flags.allowOutside}) : undefined
-  const report = tangle({files, allowOutside: flags.allowOutside, dryRun: flags.dryRun, cache})
+  const report = await tangle({files, allowOutside: flags.allowOutside, dryRun: flags.dryRun, cache})
   if (flags.json) process.stdout.write(`${JSON.stringify(jsonReport(report, context.cwd), null, 2)}\n`)
   printDiagnostics(report.diagnostics, {cwd: context.cwd, frames: context.frames})
   if (!flags.json) {

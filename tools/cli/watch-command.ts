@@ -7,24 +7,27 @@
 import {displayPath} from '../diagnostics.ts'
 import {type OrgChange, watchOrgFiles} from '../watch/org-watcher.ts'
 import {inputRoots, runTangle, type TangleFlags} from './tangle-command.ts'
-import {type CommandContext, UsageError} from './usage.ts'
+import type {CommandContext} from './usage.ts'
 
 export async function runWatch(args: string[], flags: TangleFlags, context: CommandContext): Promise<number> {
   const roots = inputRoots(args, context.cwd)
-  const tangleNow = () => {
-    try {
-      runTangle(args, flags, context)
-    } catch (error) {
-      if (!(error instanceof UsageError)) throw error
-      process.stderr.write(`passepartout: ${error.message}\n`)
-    }
-  }
-  tangleNow()
+  // One tangle at a time: a save during a tangle is tangled after it.
+  let running = Promise.resolve()
+  const tangleNow = () =>
+    (running = running.then(async () => {
+      try {
+        await runTangle(args, flags, context)
+      } catch (error) {
+        // A watcher outlives what one save does to it: said, and the next save is tangled.
+        process.stderr.write(`passepartout: ${(error as Error).message}\n`)
+      }
+    }))
+  await tangleNow()
   const watcher = watchOrgFiles(
     roots,
     (changes) => {
       process.stdout.write(`${changes.map((change) => describe(change, context.cwd)).join(', ')}\n`)
-      tangleNow()
+      void tangleNow()
     },
     {onError: (error) => process.stderr.write(`passepartout: watching: ${error.message}\n`)},
   )

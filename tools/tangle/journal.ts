@@ -1,34 +1,41 @@
 /**
- * The journal that makes one document's writes a transaction. Renaming a
+ * The journal that makes each document's writes a transaction. Renaming a
  * document's new files over their targets is several system calls; a run
  * killed between two of them, or a rename that fails (an immutable file, a
- * full disk), would leave the document half applied. So before the first
- * rename the writer records, in a journal file, each target with its staged
- * temporary file and a hard link to the file it replaces; it removes the
- * journal when the document is done. A journal found at the start of a run
- * belongs to a run that did not finish: staged files only (nothing renamed
- * yet, or a failure the run could not wholly undo) are removed and replaced
- * files put back; once renaming had begun, the remaining renames are
- * completed. Either way the run says so.
+ * full disk), would leave the document half applied. So a run keeps a journal,
+ * one line appended per step (a line costs a write, not a new file): each
+ * document's targets with their temporary files and the second names (hard
+ * links) of the files they replace, before any is made; that renaming begins;
+ * each document that is done, or that the next run must undo. It removes the
+ * journal when it is done. A journal found at the start of a run belongs to a
+ * run that did not finish: a document still staging (or whose undo left
+ * something) has its temporary files removed and its replaced files put back;
+ * one being renamed has its remaining renames completed. Either way the run
+ * says so, at each document. A line cut short by the kill is not read.
  *
  * Journals live in the project's `node_modules/.cache/passepartout/journal/`,
  * or in the temporary folder outside an npm project.
  */
-import {createHash} from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {z} from 'zod'
 import {type Diagnostic, diagnostic} from '../diagnostics.ts'
 
-const journalSchema = z.object({
+const documentSchema = z.object({
   document: z.string(),
-  pid: z.number(),
-  /** `staging`: temporary files being written, no target touched; `renaming`: targets being replaced. */
-  phase: z.enum(['staging', 'renaming']),
   entries: z.array(z.object({target: z.string(), temporary: z.string(), backup: z.string().nullable()})),
 })
-export type Journal = z.infer<typeof journalSchema>
+export type JournalDocument = z.infer<typeof documentSchema>
+
+/** The lines of a journal after its first, `{"pid": N}`. */
+const lineSchema = z.union([
+  z.object({stage: documentSchema}),
+  z.object({renaming: z.literal(true)}),
+  z.object({settled: z.string()}),
+  z.object({undo: z.string()}),
+])
+const headerSchema = z.object({pid: z.number()})
 
 /** Where the journals of documents under PROJECT go. */
 export function journalFolder(project: string | undefined): string {
@@ -36,16 +43,50 @@ export function journalFolder(project: string | undefined): string {
   return path.join(os.tmpdir(), 'passepartout-journal')
 }
 
-export function journalPath(folder: string, document: string): string {
-  return path.join(folder, `${createHash('sha256').update(document).digest('hex').slice(0, 24)}.json`)
+let runs = 0
+
+/** A journal file of its own for a run of this process. */
+export function journalPath(folder: string): string {
+  return path.join(folder, `${process.pid}-${runs++}.jsonl`)
 }
 
-/** Write JOURNAL at FILE in one step (a journal is never read half written). */
-export function writeJournal(file: string, journal: Journal): void {
-  fs.mkdirSync(path.dirname(file), {recursive: true})
-  const temporary = `${file}.${process.pid}.tmp`
-  fs.writeFileSync(temporary, JSON.stringify(journal))
-  fs.renameSync(temporary, file)
+/** The journal of one run, written as it goes; created at its first line. */
+export class JournalWriter {
+  private fd: number | undefined
+
+  constructor(private readonly file: string) {}
+
+  /** DOCUMENT's files are about to be staged. */
+  stage(document: JournalDocument): void {
+    this.append({stage: document})
+  }
+
+  /** The staged documents not settled are being renamed into place. */
+  renaming(): void {
+    this.append({renaming: true})
+  }
+
+  /** Nothing of DOCUMENT is pending; or, with UNDO, the next run is to undo what is left of it. */
+  settle(document: string, undo: boolean): void {
+    this.append(undo ? {undo: document} : {settled: document})
+  }
+
+  /** The run is over: the journal goes, unless KEEP (an undo left something for the next run). */
+  close(keep: boolean): void {
+    if (this.fd === undefined) return
+    fs.closeSync(this.fd)
+    this.fd = undefined
+    if (!keep) fs.rmSync(this.file, {force: true})
+  }
+
+  private append(line: z.infer<typeof lineSchema>): void {
+    if (this.fd === undefined) {
+      fs.mkdirSync(path.dirname(this.file), {recursive: true})
+      this.fd = fs.openSync(this.file, 'w')
+      fs.writeSync(this.fd, `${JSON.stringify({pid: process.pid})}\n`)
+    }
+    fs.writeSync(this.fd, `${JSON.stringify(line)}\n`)
+  }
 }
 
 function alive(pid: number): boolean {
@@ -65,50 +106,81 @@ function alive(pid: number): boolean {
 export function recoverJournals(folder: string): Diagnostic[] {
   let names: string[]
   try {
-    names = fs.readdirSync(folder).filter((name) => name.endsWith('.json'))
+    names = fs.readdirSync(folder).filter((name) => name.endsWith('.jsonl'))
   } catch {
     return []
   }
   const said: Diagnostic[] = []
   for (const name of names) {
     const file = path.join(folder, name)
-    let journal: Journal
-    try {
-      journal = journalSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8')))
-    } catch {
-      fs.rmSync(file, {force: true})
-      continue
-    }
-    if (alive(journal.pid)) continue
-    if (journal.phase === 'staging') {
-      for (const entry of journal.entries) {
-        fs.rmSync(entry.temporary, {force: true})
-        if (entry.backup) restoreOrDrop(entry.backup, entry.target)
-      }
-      said.push(diagnostic(journal.document, 'io/recovered', 'an earlier run did not finish writing the files of this document (it was killed, or could not undo a failure); what it left was removed and every target is as it was'))
-    } else {
-      const failed: string[] = []
-      for (const entry of journal.entries) {
-        try {
-          if (fs.existsSync(entry.temporary)) fs.renameSync(entry.temporary, entry.target)
-          if (entry.backup) fs.rmSync(entry.backup, {force: true})
-        } catch (error) {
-          failed.push(`${entry.target} (${(error as Error).message})`)
-        }
-      }
-      said.push(
-        diagnostic(
-          journal.document,
-          'io/recovered',
-          failed.length === 0
-            ? `a run that was killed while replacing the files of this document left it half written; its remaining files were put in place`
-            : `a run that was killed while replacing the files of this document left it half written, and these could not be put in place: ${failed.join('; ')}`,
-        ),
-      )
+    const journal = readJournal(file)
+    if (journal && alive(journal.pid)) continue
+    for (const document of journal?.staged.values() ?? []) {
+      if (journal!.settled.has(document.document)) continue
+      const undo = !journal!.renaming || journal!.undo.has(document.document)
+      said.push(undo ? undoStaging(document) : completeRenames(document))
     }
     fs.rmSync(file, {force: true})
   }
   return said
+}
+
+/** What a journal says; undefined when it has no readable first line. */
+function readJournal(file: string) {
+  let lines: string[]
+  try {
+    lines = fs.readFileSync(file, 'utf8').split('\n')
+  } catch {
+    return undefined
+  }
+  const parse = (line: string) => {
+    try {
+      return JSON.parse(line) as unknown
+    } catch {
+      return undefined
+    }
+  }
+  const header = headerSchema.safeParse(parse(lines[0]!))
+  if (!header.success) return undefined
+  const journal = {pid: header.data.pid, staged: new Map<string, JournalDocument>(), renaming: false, settled: new Set<string>(), undo: new Set<string>()}
+  for (const line of lines.slice(1)) {
+    // The last line of a killed run may be cut short: it is not read (nothing it announced was begun).
+    const parsed = lineSchema.safeParse(parse(line))
+    if (!parsed.success) continue
+    const step = parsed.data
+    if ('stage' in step) journal.staged.set(step.stage.document, step.stage)
+    else if ('renaming' in step) journal.renaming = true
+    else if ('settled' in step) journal.settled.add(step.settled)
+    else journal.undo.add(step.undo)
+  }
+  return journal
+}
+
+function undoStaging(document: JournalDocument): Diagnostic {
+  for (const entry of document.entries) {
+    fs.rmSync(entry.temporary, {force: true})
+    if (entry.backup) restoreOrDrop(entry.backup, entry.target)
+  }
+  return diagnostic(document.document, 'io/recovered', 'an earlier run did not finish writing the files of this document (it was killed, or could not undo a failure); what it left was removed and every target is as it was')
+}
+
+function completeRenames(document: JournalDocument): Diagnostic {
+  const failed: string[] = []
+  for (const entry of document.entries) {
+    try {
+      if (fs.existsSync(entry.temporary)) fs.renameSync(entry.temporary, entry.target)
+      if (entry.backup) fs.rmSync(entry.backup, {force: true})
+    } catch (error) {
+      failed.push(`${entry.target} (${(error as Error).message})`)
+    }
+  }
+  return diagnostic(
+    document.document,
+    'io/recovered',
+    failed.length === 0
+      ? 'a run that was killed while replacing the files of this document left it half written; its remaining files were put in place'
+      : `a run that was killed while replacing the files of this document left it half written, and these could not be put in place: ${failed.join('; ')}`,
+  )
 }
 
 /**

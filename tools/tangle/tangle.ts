@@ -12,7 +12,7 @@ import {DiskView} from './disk.ts'
 import {skillTargetRefusal} from './skill-targets.ts'
 import {type DocumentPlan, planDocument} from './tangle-document.ts'
 import {journalFolder, journalPath, recoverJournals} from './journal.ts'
-import {preview, TargetWriteError, type WriteStatus, writeDocument} from './write.ts'
+import {type DocumentWriteResult, preview, type WriteStatus, WriteRun} from './write.ts'
 
 export interface TangleOptions {
   /** Absolute paths of the Org files. */
@@ -58,34 +58,38 @@ export interface TangleReport {
   elapsedMs: number
 }
 
-export function tangle(options: TangleOptions): TangleReport {
+export async function tangle(options: TangleOptions): Promise<TangleReport> {
   const started = performance.now()
   const disk = new DiskView()
   // What killed runs left half done is finished before anything else is read or written.
   const recovered = options.dryRun ? [] : [...new Set(options.files.map((file) => journalFolder(disk.projectRoot(path.dirname(file)))))].flatMap(recoverJournals)
+  // One run of writes for the documents of each project (whose later runs look for its journal).
+  const runs = new Map<string, WriteRun>()
+  const runOf = (document: string) => {
+    const folder = journalFolder(disk.projectRoot(path.dirname(document)))
+    let run = runs.get(folder)
+    if (!run) runs.set(folder, (run = new WriteRun(journalPath(folder))))
+    return run
+  }
   const documents = options.files.map((file) => {
     const cached = options.cache?.lookup(file)
-    return cached ? fromCache(file, cached) : fromPlan(planFile(file, options.allowOutside === true, disk))
+    if (cached) return fromCache(file, cached)
+    const document = fromPlan(planFile(file, options.allowOutside === true, disk))
+    refuseSkillTargets(document, disk, options.cache)
+    // Staged at once: its files are made while the next documents are planned.
+    if (!options.dryRun && !document.failed) runOf(document.path).stage(document.path, document.plan!.targets)
+    return document
   })
-  refuseSharedTargets(documents, disk, options.cache)
-  refuseSkillTargets(documents, disk, options.cache)
-  for (const document of documents) {
-    if (!document.plan || document.failed) continue
-    try {
-      const journal = {file: journalPath(journalFolder(disk.projectRoot(path.dirname(document.path))), document.path), document: document.path}
-      const statuses = options.dryRun ? document.plan.targets.map(preview) : writeDocument(document.plan.targets, journal)
-      document.targets.forEach((target, k) => (target.status = statuses[k]!))
-      if (!options.dryRun) {
-        const warnings = document.diagnostics.filter((message) => !isError(message))
-        const targets = document.plan.targets.map((t, k) => ({path: t.path, fileName: t.fileName, blockLines: document.targets[k]!.blockLines, mode: t.mode ?? null, lineCount: document.targets[k]!.lineCount}))
-        if (document.meta) options.cache?.record(document.path, document.blockCount, targets, warnings, document.meta)
-      }
-    } catch (error) {
-      const target = error instanceof TargetWriteError ? error.target : undefined
-      const what = target ? `cannot write :tangle ${target.fileName}` : 'cannot write the files of this document'
-      document.diagnostics.push(diagnostic(document.path, 'io/write', `${what}, so none of this document's files was written: ${(error as Error).message}`, target?.blocks[0]?.open))
-      refuse(document, options.cache)
-    }
+  const conflicting = refuseSharedTargets(documents, disk, options.cache)
+  const writing = documents.filter((document) => document.plan && !document.failed)
+  if (options.dryRun) {
+    for (const document of writing) document.plan!.targets.forEach((target, k) => (document.targets[k]!.status = preview(target)))
+  }
+  const results = new Map<string, DocumentWriteResult>()
+  for (const run of runs.values()) for (const [document, result] of await run.commit(conflicting)) results.set(document, result)
+  for (const document of writing) {
+    const result = results.get(document.path)
+    if (result) settle(document, result, options.cache)
   }
   options.cache?.save()
   return {
@@ -147,8 +151,8 @@ function fromCache(file: string, cached: CachedDocument): DocumentOutcome {
   }
 }
 
-/** Two documents writing one file: Emacs would let the later replace the earlier; we refuse both. */
-function refuseSharedTargets(documents: DocumentOutcome[], disk: DiskView, cache: TangleCache | undefined): void {
+/** Two documents writing one file: Emacs would let the later replace the earlier; we refuse both. Returns their paths. */
+function refuseSharedTargets(documents: DocumentOutcome[], disk: DiskView, cache: TangleCache | undefined): Set<string> {
   // By real path: two spellings of one file through a linked folder are one file.
   const writers = new Map<string, DocumentOutcome[]>()
   for (const document of documents) {
@@ -159,6 +163,7 @@ function refuseSharedTargets(documents: DocumentOutcome[], disk: DiskView, cache
       writers.set(real, list)
     }
   }
+  const refused = new Set<string>()
   for (const [target, list] of writers) {
     if (list.length < 2) continue
     for (const document of list) {
@@ -166,26 +171,42 @@ function refuseSharedTargets(documents: DocumentOutcome[], disk: DiskView, cache
       const line = document.targets.find((t) => disk.realpath(t.path) === target)?.blockLines[0]
       const place = line === undefined ? undefined : {line, column: 1}
       document.diagnostics.push(diagnostic(document.path, 'tangle/target-conflict', `${target} is also written by ${others.join(', ')}; each target belongs to one document`, place))
-      refuse(document, cache)
+      refused.add(document.path)
     }
   }
+  for (const document of documents) if (refused.has(document.path)) refuse(document, cache)
+  return refused
 }
 
 /** A skill document that writes outside the skills' folders writes nothing (skill-targets.ts). */
-function refuseSkillTargets(documents: DocumentOutcome[], disk: DiskView, cache: TangleCache | undefined): void {
-  for (const document of documents) {
-    const project = disk.projectRoot(path.dirname(document.path))
-    if (!project) continue
-    const skillsDir = path.join(project, 'org', 'skills')
-    const refused = document.targets.flatMap((target) => {
-      const reason = skillTargetRefusal(document.path, target.path, skillsDir, project)
-      const line = target.blockLines[0]
-      return reason ? [diagnostic(document.path, 'sandbox/tangle-target', reason, line === undefined ? undefined : {line, column: 1})] : []
-    })
-    if (refused.length === 0) continue
-    document.diagnostics.push(...refused)
+function refuseSkillTargets(document: DocumentOutcome, disk: DiskView, cache: TangleCache | undefined): void {
+  const project = disk.projectRoot(path.dirname(document.path))
+  if (!project) return
+  const skillsDir = path.join(project, 'org', 'skills')
+  const refused = document.targets.flatMap((target) => {
+    const reason = skillTargetRefusal(document.path, target.path, skillsDir, project)
+    const line = target.blockLines[0]
+    return reason ? [diagnostic(document.path, 'sandbox/tangle-target', reason, line === undefined ? undefined : {line, column: 1})] : []
+  })
+  if (refused.length === 0) return
+  document.diagnostics.push(...refused)
+  refuse(document, cache)
+}
+
+/** Record what DOCUMENT's writing came to: the status of each target and the cache entry, or the error. */
+function settle(document: DocumentOutcome, result: DocumentWriteResult, cache: TangleCache | undefined): void {
+  if ('error' in result) {
+    const target = result.error.target
+    const what = target ? `cannot write :tangle ${target.fileName}` : 'cannot write the files of this document'
+    document.diagnostics.push(diagnostic(document.path, 'io/write', `${what}, so none of this document's files was written: ${result.error.message}`, target?.blocks[0]?.open))
     refuse(document, cache)
+    return
   }
+  document.targets.forEach((target, k) => (target.status = result.statuses[k]!))
+  const warnings = document.diagnostics.filter((message) => !isError(message))
+  const plan = document.plan!
+  const targets = plan.targets.map((t, k) => ({path: t.path, fileName: t.fileName, blockLines: document.targets[k]!.blockLines, mode: t.mode ?? null, lineCount: document.targets[k]!.lineCount}))
+  if (document.meta) cache?.record(document.path, document.blockCount, targets, warnings, document.meta)
 }
 
 function refuse(document: DocumentOutcome, cache: TangleCache | undefined): void {

@@ -1,20 +1,22 @@
 /**
- * Writing the files of one document: all or nothing, and not at all when the
- * bytes and the mode are already right (so that watchers and builds do not
- * churn).
+ * Writing the files of a run's documents: each document all or nothing, and a
+ * file not at all when its bytes and mode are already right (so that watchers
+ * and builds do not churn).
  *
- * Every changed file is first written to a temporary file beside its target;
- * only when all of them are written are they renamed over their targets, each
- * replaced file kept under a second name until all are in place. A failure
- * before the renames removes the temporary files (and any folder created for
- * them); a rename that fails puts back the files already replaced. So a
- * document that cannot be written leaves the disk as it was, and a reader
- * never sees half a file. A journal records the transaction while it runs, for
- * a run that is killed (journal.ts).
+ * Every changed file is first written to a temporary file beside its target
+ * (staged); only when the run has planned and staged every document are they
+ * renamed over their targets, document by document, each replaced file kept
+ * under a second name (a hard link) until the document is done. A document
+ * that fails while staging loses its temporary files (and any folder made for
+ * them); a rename that fails puts back the document's files already replaced.
+ * Either way that document is as it was, a reader never sees half a file, and
+ * the other documents are written. One journal per run records the
+ * transaction (journal.ts), so that the next run finishes or undoes a run that
+ * was killed.
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import {type Journal, writeJournal} from './journal.ts'
+import {JournalWriter} from './journal.ts'
 import type {TargetPlan} from './tangle-document.ts'
 
 export type WriteStatus = 'written' | 'unchanged' | 'mode-changed'
@@ -32,12 +34,12 @@ export function processUmask(): number {
 }
 
 /** The permission bits Emacs leaves on a freshly written file: the plan's, else 0666 minus the umask. */
-export function intendedMode(target: TargetPlan): number {
+export function intendedMode(target: Pick<TargetPlan, 'mode'>): number {
   return (target.mode ?? 0o666 & ~processUmask()) & 0o7777
 }
 
 /** What writing TARGET would do. */
-export function preview(target: TargetPlan): WriteStatus {
+export function preview(target: Pick<TargetPlan, 'path' | 'content' | 'mode'>): WriteStatus {
   const existing = existingMode(target.path, Buffer.from(target.content, 'utf8'))
   if (existing === undefined) return 'written'
   return existing === intendedMode(target) ? 'unchanged' : 'mode-changed'
@@ -54,90 +56,222 @@ export class TargetWriteError extends Error {
   }
 }
 
-/**
- * Write the targets of one document as one transaction; throws a TargetWriteError when one cannot be written,
- * having put every target back as it was. JOURNAL is where the transaction is recorded while it runs
- * (journal.ts), so that a run killed in the middle is finished by the next.
- */
-export function writeDocument(targets: readonly TargetPlan[], journal: {file: string; document: string}): WriteStatus[] {
-  let current: TargetPlan | undefined
-  let statuses: WriteStatus[]
-  try {
-    statuses = targets.map((target) => ((current = target), preview(target)))
-  } catch (error) {
-    throw new TargetWriteError(current!, error)
-  }
-  const changed = targets.filter((_, k) => statuses[k] === 'written')
-  const entries = changed.map((target) => {
-    const stem = path.join(path.dirname(target.path), `.${path.basename(target.path)}.${process.pid}.${temporaryCounter++}`)
-    return {target, temporary: `${stem}.tmp`, backup: fs.existsSync(target.path) ? `${stem}.bak` : null}
-  })
-  const record = (phase: Journal['phase']) =>
-    writeJournal(journal.file, {document: journal.document, pid: process.pid, phase, entries: entries.map(({target, temporary, backup}) => ({target: target.path, temporary, backup}))})
+/** What became of a document: the status of each target, or the error that left it as it was. */
+export type DocumentWriteResult = {statuses: WriteStatus[]} | {error: TargetWriteError}
+
+/** One file to stage: where, what, and the second name to give the file it replaces. */
+interface StageEntry {
+  target: string
+  temporary: string
+  backup: string | null
+  content: string
+  /** Permission bits to set, or null for the default of a new file. */
+  mode: number | null
+  makeDirectory: boolean
+}
+
+/** What staging a document came to: on a failure, which entry failed and what its undo could not remove. */
+interface StageResult {
+  id: number
+  failedAt: number | null
+  message: string
+  createdDirectories: string[]
+  left: string[]
+}
+
+/** Stage the files of one document, or none of them: on a failure, what was made is removed again. */
+function stageDocument(id: number, entries: readonly StageEntry[]): StageResult {
   const createdDirectories: string[] = []
-  // The undo goes on past a step it cannot take (the folder that refused the rename may refuse a removal
-  // too) and names what it had to leave, for the message.
-  const left: string[] = []
-  const attempt = (what: string, step: () => void) => {
-    try {
-      step()
-    } catch {
-      left.push(what)
+  let at = 0
+  try {
+    for (; at < entries.length; at++) {
+      const entry = entries[at]!
+      if (entry.makeDirectory) {
+        const created = fs.mkdirSync(path.dirname(entry.target), {recursive: true})
+        if (created) createdDirectories.push(created)
+      }
+      fs.writeFileSync(entry.temporary, entry.content, {mode: 0o666})
+      if (entry.mode !== null) fs.chmodSync(entry.temporary, entry.mode)
+      // A second name for the file about to be replaced: what an undo puts back.
+      if (entry.backup) fs.linkSync(entry.target, entry.backup)
     }
-  }
-  const undoStaging = () => {
-    for (const {temporary, backup} of entries) {
-      attempt(temporary, () => fs.rmSync(temporary, {force: true}))
+    return {id, failedAt: null, message: '', createdDirectories, left: []}
+  } catch (error) {
+    const left: string[] = []
+    // The undo goes on past a step it cannot take, and names what it had to leave.
+    const attempt = (what: string, step: () => void) => {
+      try {
+        step()
+      } catch {
+        left.push(what)
+      }
+    }
+    for (const entry of entries) {
+      attempt(entry.temporary, () => fs.rmSync(entry.temporary, {force: true}))
+      const backup = entry.backup
       if (backup) attempt(backup, () => fs.rmSync(backup, {force: true}))
     }
     for (const directory of createdDirectories.reverse()) attempt(directory, () => fs.rmSync(directory, {recursive: true, force: true}))
-    // What could not be undone is left to the next run, as an undo (journal.ts).
-    if (left.length === 0) fs.rmSync(journal.file, {force: true})
-    else attempt(journal.file, () => record('staging'))
+    return {id, failedAt: at, message: (error as Error).message, createdDirectories: [], left}
   }
-  const failure = (error: unknown) => new TargetWriteError(current!, left.length === 0 ? error : new Error(`${(error as Error).message}; left behind: ${left.join(', ')}`))
-  if (entries.length > 0) {
+}
+
+/** A document of the run: its plan's targets, what writing each does, and where its staging stands. */
+interface RunDocument {
+  document: string
+  targets: readonly TargetPlan[]
+  statuses: WriteStatus[]
+  entries: StageEntry[]
+  staged: Promise<StageResult> | StageResult | undefined
+  error: TargetWriteError | undefined
+  /** What an undo could not remove or put back. */
+  left: string[]
+  createdDirectories: string[]
+}
+
+/**
+ * The writes of one run. `stage` each document as soon as it is planned (its files go to temporary
+ * files, on the staging thread once there are many), then `commit` the documents that are still wanted:
+ * their files are renamed into place, each document all or nothing.
+ */
+export class WriteRun {
+  private readonly documents: RunDocument[] = []
+  private readonly journal: JournalWriter
+
+  constructor(journalFile: string) {
+    this.journal = new JournalWriter(journalFile)
+  }
+
+  /** Stage the files of DOCUMENT that change (a failure is in `commit`'s answer). */
+  stage(document: string, targets: readonly TargetPlan[]): void {
+    const run: RunDocument = {document, targets, statuses: [], entries: [], staged: undefined, error: undefined, left: [], createdDirectories: []}
+    this.documents.push(run)
+    let current: TargetPlan | undefined
     try {
-      record('staging')
-      for (const {target, temporary, backup} of entries) {
-        current = target
-        if (target.makeDirectory) {
-          const created = fs.mkdirSync(path.dirname(target.path), {recursive: true})
-          if (created) createdDirectories.push(created)
-        }
-        fs.writeFileSync(temporary, target.content, {mode: 0o666})
-        if (target.mode !== undefined) fs.chmodSync(temporary, intendedMode(target))
-        // A second name for the file about to be replaced: what an undo puts back.
-        if (backup) fs.linkSync(target.path, backup)
-      }
-      record('renaming')
+      run.statuses = targets.map((target) => ((current = target), preview(target)))
     } catch (error) {
-      undoStaging()
-      throw failure(error)
+      run.error = new TargetWriteError(current!, error)
+      return
     }
+    run.entries = targets
+      .filter((_, k) => run.statuses[k] === 'written')
+      .map((target) => {
+        const stem = path.join(path.dirname(target.path), `.${path.basename(target.path)}.${process.pid}.${temporaryCounter++}`)
+        const backup = fs.existsSync(target.path) ? `${stem}.bak` : null
+        return {target: target.path, temporary: `${stem}.tmp`, backup, content: target.content, mode: target.mode === undefined ? null : intendedMode(target), makeDirectory: target.makeDirectory}
+      })
+    if (run.entries.length === 0) return
+    try {
+      // Recorded before the first file is made: a run killed from here on leaves nothing the next one does not know of.
+      this.journal.stage({document, entries: run.entries.map(({target, temporary, backup}) => ({target, temporary, backup}))})
+    } catch (error) {
+      run.error = new TargetWriteError(targets.find((target) => target.path === run.entries[0]!.target)!, error)
+      run.entries = []
+      return
+    }
+    run.staged = stageDocument(this.documents.length - 1, run.entries)
+  }
+
+  /**
+   * Rename the staged files of every document but those in DROPPED (refused after they were staged: their
+   * files are removed), each document all or nothing. Answers for each staged document, by its path.
+   */
+  async commit(dropped: ReadonlySet<string> = new Set()): Promise<Map<string, DocumentWriteResult>> {
+    for (const run of this.documents) {
+      if (run.staged === undefined) continue
+      const result = await run.staged
+      run.createdDirectories = result.createdDirectories
+      if (result.failedAt !== null) this.fail(run, result.failedAt, new Error(result.message), result.left)
+    }
+    const staged = this.documents.filter((run) => run.entries.length > 0 && !run.error)
+    for (const run of staged.filter((run) => dropped.has(run.document))) {
+      this.unstage(run)
+      this.settle(run)
+    }
+    const renaming = staged.filter((run) => !dropped.has(run.document))
+    if (renaming.length > 0) {
+      try {
+        this.journal.renaming()
+        for (const run of renaming) this.rename(run)
+      } catch (error) {
+        // The journal could not say that renaming begins: nothing is renamed.
+        for (const run of renaming) {
+          this.unstage(run)
+          this.fail(run, 0, error, [])
+        }
+      }
+    }
+    for (const run of this.documents) if (!run.error && !dropped.has(run.document)) this.changeModes(run)
+    this.journal.close(this.documents.some((run) => run.left.length > 0))
+    return new Map(this.documents.map((run) => [run.document, run.error ? {error: run.error} : {statuses: run.statuses}]))
+  }
+
+  private rename(run: RunDocument): void {
     let renamed = 0
     try {
-      for (const {target, temporary} of entries) {
-        current = target
-        fs.renameSync(temporary, target.path)
+      for (const entry of run.entries) {
+        fs.renameSync(entry.temporary, entry.target)
         renamed++
       }
     } catch (error) {
       // Put back what was replaced, remove what was new: the document is as it was before this run.
-      for (const {target, backup} of entries.slice(0, renamed)) {
-        if (backup) attempt(target.path, () => fs.renameSync(backup, target.path))
-        else attempt(target.path, () => fs.rmSync(target.path, {force: true}))
+      for (const {target, backup} of run.entries.slice(0, renamed)) {
+        if (backup) this.attempt(run, target, () => fs.renameSync(backup, target))
+        else this.attempt(run, target, () => fs.rmSync(target, {force: true}))
       }
-      undoStaging()
-      throw failure(error)
+      this.unstage(run)
+      this.fail(run, renamed, error, [])
+      return
     }
-    for (const {backup} of entries) if (backup) fs.rmSync(backup, {force: true})
-    fs.rmSync(journal.file, {force: true})
+    for (const {backup} of run.entries) if (backup) this.attempt(run, backup, () => fs.rmSync(backup, {force: true}))
+    this.settle(run)
   }
-  targets.forEach((target, k) => {
-    if (statuses[k] === 'mode-changed') fs.chmodSync(target.path, intendedMode(target))
-  })
-  return statuses
+
+  private unstage(run: RunDocument): void {
+    for (const {temporary, backup} of run.entries) {
+      this.attempt(run, temporary, () => fs.rmSync(temporary, {force: true}))
+      if (backup) this.attempt(run, backup, () => fs.rmSync(backup, {force: true}))
+    }
+    for (const directory of run.createdDirectories.reverse()) this.attempt(run, directory, () => fs.rmSync(directory, {recursive: true, force: true}))
+  }
+
+  private changeModes(run: RunDocument): void {
+    run.targets.forEach((target, k) => {
+      if (run.statuses[k] !== 'mode-changed') return
+      try {
+        fs.chmodSync(target.path, intendedMode(target))
+      } catch (error) {
+        run.error ??= new TargetWriteError(target, error)
+      }
+    })
+  }
+
+  /** Record that RUN failed at its entry AT: its error names that target and what its undo had to leave. */
+  private fail(run: RunDocument, at: number, error: unknown, left: string[]): void {
+    run.left.push(...left)
+    const target = run.entries[at]?.target
+    const plan = run.targets.find((candidate) => candidate.path === target) ?? run.targets[0]!
+    const cause = run.left.length === 0 ? error : new Error(`${(error as Error).message}; left behind: ${run.left.join(', ')}`)
+    run.error = new TargetWriteError(plan, cause)
+    this.settle(run)
+  }
+
+  /** Nothing of RUN is pending any more, or (when its undo left something) the next run is to undo it. */
+  private settle(run: RunDocument): void {
+    try {
+      this.journal.settle(run.document, run.left.length > 0)
+    } catch {
+      // The journal's folder went away: what it would have said is in the messages.
+    }
+  }
+
+  private attempt(run: RunDocument, what: string, step: () => void): void {
+    try {
+      step()
+    } catch {
+      run.left.push(what)
+    }
+  }
 }
 
 /** The permission bits of the regular file at FILE when it holds exactly the bytes of CONTENT, else undefined. */

@@ -1,0 +1,59 @@
+/**
+ * A tangle killed (SIGKILL) at any moment of its writes leaves every document whole once the next run has
+ * read the journal: each document's two files are both of the old version or both of the new, and no
+ * temporary file or second name is left.
+ */
+import {spawn, spawnSync} from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import {describe, expect, it} from 'vitest'
+
+const cli = path.resolve(import.meta.dirname, '../../bin/passepartout')
+const DOCUMENTS = 300
+
+function document(n: number, version: number): string {
+  const body = (name: string) => `export const ${name}${n} = ${version}\n${'// padding\n'.repeat(40)}`
+  return `* A\n#+begin_src typescript :tangle ../out/a-${n}.ts :mkdirp yes\n${body('a')}#+end_src\n* B\n#+begin_src typescript :tangle ../out/b-${n}.ts\n${body('b')}#+end_src\n`
+}
+
+function writeVersion(dir: string, version: number): void {
+  for (let n = 0; n < DOCUMENTS; n++) fs.writeFileSync(path.join(dir, 'org', `doc-${n}.org`), document(n, version))
+}
+
+const versionOf = (file: string) => /= (\d+)\n/.exec(fs.readFileSync(file, 'utf8'))?.[1]
+
+describe('a tangle killed in the middle of its writes', () => {
+  it('leaves each document wholly old or wholly new once the next run has recovered', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-killed-'))
+    fs.writeFileSync(path.join(dir, 'package.json'), '{}')
+    fs.mkdirSync(path.join(dir, 'node_modules'))
+    fs.mkdirSync(path.join(dir, 'org'))
+    fs.writeFileSync(path.join(dir, 'unrelated.org'), '#+begin_src typescript :tangle unrelated.ts\nx\n#+end_src\n')
+    writeVersion(dir, 1)
+    expect(spawnSync(cli, ['tangle', '--no-cache'], {cwd: dir}).status).toBe(0)
+    let interrupted = 0
+    for (let round = 2; round <= 7; round++) {
+      writeVersion(dir, round)
+      const child = spawn(cli, ['tangle', '--no-cache'], {cwd: dir, stdio: 'ignore'})
+      const exited = new Promise((resolve) => child.on('exit', resolve))
+      // Somewhere in the run: the start-up takes ~100 ms, the writes the rest.
+      await new Promise((resolve) => setTimeout(resolve, 120 + 60 * (round - 2)))
+      child.kill('SIGKILL')
+      await exited
+      const journals = fs.readdirSync(path.join(dir, 'node_modules/.cache/passepartout/journal'), {withFileTypes: true}).filter((entry) => entry.isFile())
+      if (journals.length > 0) interrupted++
+      // Another document's run reads the journal first.
+      const recovery = spawnSync(cli, ['tangle', '--no-cache', 'unrelated.org'], {cwd: dir, encoding: 'utf8'})
+      expect(recovery.status, recovery.stderr).toBe(0)
+      const out = path.join(dir, 'out')
+      const names = fs.existsSync(out) ? fs.readdirSync(out) : []
+      expect(names.filter((name) => name.startsWith('.')), `round ${round}`).toEqual([])
+      for (let n = 0; n < DOCUMENTS; n++) {
+        expect(versionOf(path.join(out, `a-${n}.ts`)), `document ${n}, round ${round}`).toBe(versionOf(path.join(out, `b-${n}.ts`)))
+      }
+    }
+    // The kills must have landed while files were being written, or this test tests nothing.
+    expect(interrupted).toBeGreaterThan(0)
+  }, 120_000)
+})
