@@ -28,7 +28,7 @@ export const RULES = {
   'noweb/looks-like-code': ['warning', 'code such as a shift or a generic that Org reads as a noweb reference'],
   'tangle/duplicate-target': ['warning', 'two spellings of one target in one document: the later replaces the earlier'],
   'tangle/emacs-error': ['error', 'Org fails here; nothing of the document is written'],
-  'tangle/lisp-form': ['error', 'a header argument written as an Emacs Lisp form, which passepartout does not evaluate'],
+  'tangle/lisp-form': ['error', 'a header argument written as an Emacs Lisp form outside the small, pure part of Emacs Lisp passepartout evaluates'],
   'tangle/needs-evaluation': ['error', 'tangling would run code (<<name()>>, :var name=block)'],
   'tangle/no-comment-syntax': ['error', 'comments requested for a language without comment syntax'],
   'tangle/noweb-cycle': ['error', 'noweb references that include each other'],
@@ -92,6 +92,40 @@ export function diagnostic(file: string, ruleId: RuleId, reason: string, place?:
   message.fatal = (extras.severity ?? RULES[ruleId][0]) === 'error'
   if (extras.code) message.code = extras.code
   return message
+}
+
+/**
+ * A diagnostic as plain data: what crosses to another thread or into the tangle cache. Lines are 1-based,
+ * columns 1-based in UTF-16 code units.
+ */
+export interface PlainDiagnostic {
+  file: string | null
+  rule: string
+  severity: Severity
+  code: string | null
+  reason: string
+  start: {line: number; column: number} | null
+  end: {line: number; column: number} | null
+}
+
+export function toPlainDiagnostic(message: Diagnostic): PlainDiagnostic {
+  const place = message.place
+  const start = place && 'start' in place ? place.start : place
+  const end = place && 'end' in place ? place.end : undefined
+  return {
+    file: message.file || null,
+    rule: String(message.ruleId),
+    severity: severityOf(message),
+    code: message.code ?? null,
+    reason: message.reason,
+    start: start ? {line: start.line, column: start.column} : null,
+    end: end ? {line: end.line, column: end.column} : null,
+  }
+}
+
+export function fromPlainDiagnostic(plain: PlainDiagnostic): Diagnostic {
+  const place = plain.start ? {start: plain.start, end: plain.end ?? plain.start} : undefined
+  return diagnostic(plain.file ?? '', plain.rule as RuleId, plain.reason, place, {severity: plain.severity, ...(plain.code ? {code: plain.code} : {})})
 }
 
 export function severityOf(message: Diagnostic): Severity {

@@ -12,6 +12,11 @@ export function findProjectRoot(from: string): string | undefined {
   }
 }
 
+/** Where a project's skill documents are: each Org document under it is a skill. */
+export function skillsFolder(project: string): string {
+  return path.join(project, 'org', 'skills')
+}
+
 const SKIPPED_DIRECTORIES = new Set(['node_modules', 'generated'])
 
 /** Entries no search for Org documents enters: hidden ones, dependencies, generated output. */

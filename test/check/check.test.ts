@@ -13,7 +13,7 @@ import * as esbuild from 'esbuild'
 import {describe, expect, it} from 'vitest'
 import {CheckSession} from '../../tools/check/check-session.ts'
 import {NativeChecker, parseOutput} from '../../tools/check/native-checker.ts'
-import {sourceMapPath} from '../../tools/check/source-map.ts'
+import {sourceMapPath} from '../../tools/tangle/source-map.ts'
 import {formatDiagnostic} from '../../tools/diagnostics.ts'
 import {listOrgFiles} from '../../tools/project.ts'
 
@@ -161,11 +161,11 @@ describe('the native compiler', () => {
 })
 
 describe('source maps', () => {
-  it('lets a stack trace thrown at run time point at the Org line', async () => {
+  it("lets a stack trace thrown at run time in a skill's code point at the Org line", async () => {
     const dir = project({
-      'org/thrower.org': org(
+      'org/skills/thrower.org': org(
         '* Thrower',
-        '#+begin_src typescript :tangle ../generated/thrower.ts :mkdirp yes :comments link',
+        '#+begin_src typescript :tangle ../../generated/skills/thrower.ts :mkdirp yes :comments link',
         'export function boom(n: number): never {',
         '  throw new Error(`boom ${n}`)',
         '}',
@@ -173,8 +173,9 @@ describe('source maps', () => {
       ),
     })
     await check(dir)
-    const generated = path.join(dir, 'generated/thrower.ts')
-    const map = fs.readFileSync(sourceMapPath(dir, generated)!, 'utf8')
+    const generated = path.join(dir, 'generated/skills/thrower.ts')
+    const map = fs.readFileSync(sourceMapPath(dir, path.join(dir, 'org/skills/thrower.org'), generated)!, 'utf8')
+    expect(JSON.parse(map).sourcesContent).toBeUndefined()
     expect(fs.readFileSync(generated, 'utf8')).not.toContain('sourceMappingURL')
     // What a loader does: transpile with the Org map as the input map, then run with source maps on.
     const input = `${fs.readFileSync(generated, 'utf8')}//# sourceMappingURL=data:application/json;base64,${Buffer.from(map).toString('base64')}\n`
@@ -182,7 +183,17 @@ describe('source maps', () => {
     fs.writeFileSync(path.join(dir, 'thrower.mjs'), output.code)
     fs.writeFileSync(path.join(dir, 'run.mjs'), "import {boom} from './thrower.mjs'\nboom(1)\n")
     const run = spawnSync(process.execPath, ['--enable-source-maps', path.join(dir, 'run.mjs')], {encoding: 'utf8'})
-    expect(run.stderr).toContain(`at boom (${path.join(dir, 'org/thrower.org')}:4:9)`)
+    expect(run.stderr).toContain(`at boom (${path.join(dir, 'org/skills/thrower.org')}:4:9)`)
+  })
+
+  it('are written for the code the skill loader runs only', async () => {
+    const dir = project({
+      'org/plain.org': org('#+begin_src typescript :tangle ../generated/plain.ts :mkdirp yes', 'export const x = 1', '#+end_src'),
+      'org/skills/s.org': org('#+begin_src typescript :tangle ../../generated/skills/s.ts :mkdirp yes', 'export const x = 1', '#+end_src', '#+begin_src typescript :tangle ../../generated/skills/s.test.ts', 'export const y = 1', '#+end_src'),
+    })
+    await check(dir)
+    const maps = path.join(dir, 'node_modules/.cache/passepartout/maps')
+    expect(fs.readdirSync(maps, {recursive: true}).map(String).filter((name) => name.endsWith('.map'))).toEqual([path.join('generated', 'skills', 's.ts.map')])
   })
 })
 

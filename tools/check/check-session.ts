@@ -79,8 +79,7 @@ export class CheckSession {
       // A new warm program loads every generated file; one already warm was updated above.
       problems = this.warmChecker().then((warm) => warm.checkProgram())
     }
-    // While the compiler runs in its own process, write the maps and hold the skills to their capabilities here.
-    this.generated.writeMaps()
+    // While the compiler runs in its own process, hold the skills to their capabilities here.
     const skills = roots.filter((file) => this.generated.isSkill(file))
     const sandbox = await this.sandbox(skills)
     log?.(`sandbox rules done on ${skills.length} skill files`)
@@ -90,8 +89,6 @@ export class CheckSession {
     )
     log?.(`${checker} compiler done: ${found.length} problems`)
     const diagnostics = [...report.diagnostics, ...extra, ...found, ...sandbox]
-    // Documents planned again to map their problems have maps to write too.
-    this.generated.writeMaps()
     log?.('problems mapped to their Org lines')
     return {tangle: report, diagnostics, checkedFiles: roots.length, checker, elapsedMs: performance.now() - started}
   }
@@ -121,7 +118,6 @@ export class CheckSession {
     )
     const diagnostics = [...report.diagnostics, ...extra, ...this.map(warm.check(checked)), ...sandbox]
     log?.('checked')
-    this.generated.writeMaps()
     return {tangle: report, diagnostics, checkedFiles: checked.length, checker: 'warm', elapsedMs: performance.now() - started}
   }
 
@@ -136,7 +132,7 @@ export class CheckSession {
   private async tangle(files: string[], options: {cache: boolean}) {
     const {project, allowOutside = false} = this.options
     const cache = project && options.cache && this.options.cache !== false ? TangleCache.open(project, {tool: process.env.PASSEPARTOUT_BUILD ?? '', allowOutside}) : undefined
-    const report = await tangle({files, allowOutside, cache})
+    const report = await tangle({files, allowOutside, cache, sourceMaps: true})
     const extra: Diagnostic[] = []
     const touched = report.documents.flatMap((document) => this.generated.record(document, extra))
     for (const document of report.documents) {

@@ -4,21 +4,21 @@
  * capabilities its document grants. Every problem found in a generated file
  * goes through here to be reported at its Org line.
  *
- * A document the tangle cache answered for is not read: its files' origins are
- * planned again only when a problem in them needs mapping.
+ * A document's files' origins are planned again only when a problem in them
+ * needs mapping (the tangle keeps no plan, and the cache answers for the
+ * documents it did not read).
  */
-import fs from 'node:fs'
 import path from 'node:path'
 import type {ts} from 'ts-morph'
 import {type Diagnostic, diagnostic} from '../diagnostics.ts'
 import type {DocumentMeta} from '../org/document-meta.ts'
-import {type DocumentOutcome, planFile} from '../tangle/tangle.ts'
-import type {TargetPlan} from '../tangle/tangle-document.ts'
+import {planFile} from '../tangle/run-document.ts'
+import type {DocumentOutcome} from '../tangle/tangle.ts'
+import {isInside, skillsFolder} from '../project.ts'
 import {CAPABILITIES, type Capability, parseCapabilities} from './capabilities.ts'
 import {isTypeScript, type TsProblem} from './checker.ts'
 import {OriginMap} from './origin-map.ts'
 import type * as SandboxRules from './sandbox.ts'
-import {sourceMapOf, sourceMapPath, writeSourceMap} from './source-map.ts'
 
 interface GeneratedFile {
   orgPath: string
@@ -36,8 +36,6 @@ export class GeneratedFiles {
   private readonly files = new Map<string, GeneratedFile>()
   /** The generated files of each document, to forget those it no longer writes. */
   private readonly filesOf = new Map<string, string[]>()
-  /** Source maps to write, kept until `writeMaps` so that they can be written while the compiler runs. */
-  private pendingMaps: {file: string; map: () => string}[] = []
 
   constructor(
     /** The project root (skills live in its org/skills/, maps in its cache), or undefined outside a project. */
@@ -46,10 +44,8 @@ export class GeneratedFiles {
   ) {}
 
   /**
-   * Record the TypeScript files DOCUMENT writes and queue their source maps
-   * when they may have changed or are missing. Returns the files that changed: those it writes and those it no
-   * longer writes. A failed document wrote nothing: what it wrote last stays on
-   * disk and stays recorded.
+   * Record the TypeScript files DOCUMENT writes. Returns the files that changed: those it writes and those it
+   * no longer writes. A failed document wrote nothing: what it wrote last stays on disk and stays recorded.
    */
   record(document: DocumentOutcome, out: Diagnostic[]): string[] {
     if (document.failed || !document.meta) return []
@@ -59,17 +55,7 @@ export class GeneratedFiles {
     const current = document.targets.map((target) => target.path).filter(isTypeScript)
     for (const file of current) this.files.set(file, {orgPath: document.path, origins: undefined, skill})
     this.filesOf.set(document.path, current)
-    const maps = this.project ? current.map((file) => sourceMapPath(this.project!, file)) : []
-    // A planned document has its lines at hand; a cached one is planned again only when a map is missing.
-    if (document.plan) this.remember(document.path, document.plan.targets, document.plan.root?.data.text ?? '')
-    else if (maps.some((map) => map && !fs.existsSync(map))) this.plan(document.path)
     return [...previous.filter((file) => !current.includes(file)), ...current]
-  }
-
-  /** Write the queued source maps. */
-  writeMaps(): void {
-    for (const {file, map} of this.pendingMaps) writeSourceMap(file, map())
-    this.pendingMaps = []
   }
 
   /** Every generated TypeScript file recorded, sorted. */
@@ -108,26 +94,17 @@ export class GeneratedFiles {
     return generated?.origins
   }
 
-  /** Plan the document at ORG_PATH again (it is unchanged since the cache saw it) for its origins and maps. */
+  /** Plan the document at ORG_PATH again (it is unchanged since it was tangled) for its origins. */
   private plan(orgPath: string): void {
-    const plan = planFile(orgPath, this.allowOutside)
-    this.remember(orgPath, plan.targets, plan.root?.data.text ?? '')
-  }
-
-  private remember(orgPath: string, targets: readonly TargetPlan[], orgText: string): void {
-    for (const target of targets) {
+    for (const target of planFile(orgPath, this.allowOutside).targets) {
       const generated = this.files.get(target.path)
-      if (!generated) continue
-      generated.origins = new OriginMap(orgPath, target.lines)
-      const mapFile = this.project && sourceMapPath(this.project, target.path)
-      if (mapFile) this.pendingMaps.push({file: mapFile, map: () => JSON.stringify(sourceMapOf(target.path, target.lines, orgPath, orgText))})
+      if (generated) generated.origins = new OriginMap(orgPath, target.lines)
     }
   }
 
   /** A document under the project's org/skills/ is a skill: its name and the capabilities its `#+CAPABILITIES:` lines grant. */
   private skillOf(meta: DocumentMeta, out: Diagnostic[]): SkillGrant | undefined {
-    const skills = this.project && path.join(this.project, 'org', 'skills')
-    if (!skills || !meta.path.startsWith(`${skills}${path.sep}`)) return undefined
+    if (!this.project || !isInside(meta.path, skillsFolder(this.project))) return undefined
     const granted = new Set<Capability>()
     for (const line of meta.capabilities) {
       const parsed = parseCapabilities(line.value)

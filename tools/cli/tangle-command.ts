@@ -92,7 +92,7 @@ function jsonReport(report: TangleReport, cwd: string) {
     documents: report.documents.map((document) => ({
       path: displayPath(document.path, cwd),
       failed: document.failed,
-      cached: document.plan === undefined && !document.failed,
+      cached: document.cached,
       blocks: document.blockCount,
       targets: document.targets.map((target) => ({
         path: displayPath(target.path, cwd),

@@ -7,6 +7,7 @@
 import type {SrcBlock} from '../org/ast.ts'
 import type {TangledBlock} from './collect.ts'
 import {type CommentSyntax, commentRegion, commentSyntax} from './comments.ts'
+import {shortForm} from './elisp.ts'
 import {Failure} from './failure.ts'
 import {fillTemplate} from './links.ts'
 import {concatLines, glue, type SourceText} from './text.ts'
@@ -60,12 +61,12 @@ export function assembleFile(fileName: string, specs: TangledBlock[], orgFile: s
 function insertBlock(buffer: Buffer, spec: TangledBlock, syntax: CommentSyntax | undefined, orgFile: string): void {
   const comments = spec.info.params.string(':comments')
   const link = comments === 'both' || comments === 'link' || comments === 'yes' || comments === 'noweb'
-  const values = {
+  const values = () => ({
     'start-line': String(spec.info.block.open.start.line + 1),
     file: orgFile,
-    link: spec.link,
+    link: spec.link(),
     'source-name': spec.sourceName,
-  }
+  })
   const insertComment = (text: string) => {
     if (comments === undefined || comments === 'no' || !/[^ \r\t\n]/.test(text)) return
     if (!syntax) {
@@ -78,9 +79,9 @@ function insertBlock(buffer: Buffer, spec: TangledBlock, syntax: CommentSyntax |
     buffer.append(glue(`${commentRegion(text, syntax)}\n`))
   }
   if (spec.orgComment !== null) insertComment(spec.orgComment)
-  if (link) insertComment(fillTemplate('[[%link][%source-name]]', values))
+  if (link) insertComment(fillTemplate('[[%link][%source-name]]', values()))
   buffer.append([...spec.body, ...glue('')])
-  if (link) insertComment(fillTemplate('%source-name ends here', values))
+  if (link) insertComment(fillTemplate('%source-name ends here', values()))
 }
 
 /** `:tangle-mode`: an integer, or Org fails when setting it. */
@@ -90,7 +91,7 @@ function tangleMode(spec: TangledBlock): number | undefined {
   const {value} = param
   if (value.kind === 'number' && value.integer && value.value >= 0) return value.value
   if (value.kind === 'lisp') {
-    throw new Failure(`Org evaluates the Emacs Lisp form ${value.source} for :tangle-mode; passepartout evaluates only (identity N)`, param.origin, 'tangle/lisp-form')
+    throw new Failure(`Org evaluates the Emacs Lisp form ${shortForm(value.source)} for :tangle-mode; passepartout cannot: ${value.reason}`, param.origin, 'tangle/lisp-form')
   }
   const shown = value.kind === 'string' ? value.value : String(value.value)
   throw new Failure(

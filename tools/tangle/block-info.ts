@@ -8,7 +8,7 @@ import type {Position} from 'unist'
 import type {SrcBlock} from '../org/ast.ts'
 import {normalizedBody} from './body.ts'
 import type {OrgDocument} from './document.ts'
-import {LispReadError} from './elisp.ts'
+import {LispEvalError, LispReadError, shortForm} from './elisp.ts'
 import {Failure} from './failure.ts'
 import type {HeaderArgument} from './header-args.ts'
 import {defaultArguments, mergeParams, type ParamSource, type Params} from './params.ts'
@@ -78,6 +78,7 @@ export class BlockInfos {
     try {
       return this.doc.headerArguments(text, evaluate)
     } catch (error) {
+      if (error instanceof LispEvalError) throw new Failure(`Org evaluates ${shortForm(error.form)} and Emacs fails: ${error.error}`, origin, 'tangle/emacs-error')
       if (error instanceof LispReadError) throw new Failure(`Org cannot read this header argument: ${error.message}`, origin, 'tangle/emacs-error')
       throw error
     }

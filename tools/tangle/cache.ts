@@ -10,9 +10,9 @@ import {createHash} from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import {z} from 'zod'
-import {type Diagnostic, diagnostic, type RuleId} from '../diagnostics.ts'
+import {type Diagnostic, diagnostic, fromPlainDiagnostic, type PlainDiagnostic, toPlainDiagnostic} from '../diagnostics.ts'
 import type {DocumentMeta} from '../org/document-meta.ts'
+import {array, literal, nullable, number, object, record, string} from '../shape.ts'
 import {processUmask} from './write.ts'
 
 export interface Stamp {
@@ -36,7 +36,7 @@ export interface CachedDocument {
   stamp: Stamp
   blockCount: number
   targets: CachedTarget[]
-  warnings: {ruleId: string; reason: string; line?: number; column?: number; endLine?: number; endColumn?: number}[]
+  warnings: PlainDiagnostic[]
   meta: Omit<DocumentMeta, 'path'>
 }
 
@@ -47,30 +47,39 @@ export interface CachedDocument {
 const RACY_MS = 50
 
 /** Changes whenever what the cache holds changes shape. */
-const FORMAT = 2
+const FORMAT = 3
 
 interface CacheFile {
   key: string
   documents: Record<string, CachedDocument>
 }
 
-const point = z.object({line: z.number(), column: z.number(), offset: z.number().optional()})
-const position = z.object({start: point, end: point})
-const stampSchema = z.object({size: z.number(), mtimeMs: z.number(), ctimeMs: z.number(), ino: z.number()})
+const point = object({line: number, column: number})
+const position = object({start: point, end: point})
+const stampShape = object({size: number, mtimeMs: number, ctimeMs: number, ino: number})
 /** A cache file as this build writes it: one of another shape (edited, cut short, another program's) is not used. */
-const cacheFileSchema = z.object({
-  key: z.string(),
-  documents: z.record(
-    z.string(),
-    z.object({
-      stamp: stampSchema,
-      blockCount: z.number(),
-      targets: z.array(z.object({path: z.string(), fileName: z.string(), blockLines: z.array(z.number()), mode: z.number().nullable(), lineCount: z.number(), stamp: stampSchema})),
-      warnings: z.array(z.object({ruleId: z.string(), reason: z.string(), line: z.number().optional(), column: z.number().optional(), endLine: z.number().optional(), endColumn: z.number().optional()})),
-      meta: z.object({
-        ids: z.array(z.object({id: z.string(), position})),
-        dependsOn: z.array(z.object({kind: z.enum(['id', 'word']), name: z.string(), text: z.string(), position})),
-        capabilities: z.array(z.object({value: z.string(), position})),
+const cacheFileShape = object({
+  key: string,
+  documents: record(
+    object({
+      stamp: stampShape,
+      blockCount: number,
+      targets: array(object({path: string, fileName: string, blockLines: array(number), mode: nullable(number), lineCount: number, stamp: stampShape})),
+      warnings: array(
+        object({
+          file: nullable(string),
+          rule: string,
+          severity: literal('error', 'warning'),
+          code: nullable(string),
+          reason: string,
+          start: nullable(point),
+          end: nullable(point),
+        }),
+      ),
+      meta: object({
+        ids: array(object({id: string, position})),
+        dependsOn: array(object({kind: literal('id', 'word'), name: string, text: string, position})),
+        capabilities: array(object({value: string, position})),
       }),
     }),
   ),
@@ -109,9 +118,8 @@ export class TangleCache {
     } catch {
       stored = undefined
     }
-    const parsed = cacheFileSchema.safeParse(stored)
-    if (parsed.success && parsed.data.key === key) cache.documents = parsed.data.documents as Record<string, CachedDocument>
-    else if (!parsed.success && !(stored !== null && typeof stored === 'object' && (stored as {key?: unknown}).key !== key)) {
+    if (cacheFileShape(stored) && stored.key === key) cache.documents = stored.documents as Record<string, CachedDocument>
+    else if (!cacheFileShape(stored) && !(stored !== null && typeof stored === 'object' && (stored as {key?: unknown}).key !== key)) {
       // A cache of this build that is not of its shape was damaged: said once, then rebuilt by this run.
       cache.warnings.push(diagnostic(cache.file, 'cache/damaged', 'the tangle cache is damaged (not the shape this build writes); it is discarded and every document is read again'))
       cache.dirty = true
@@ -146,7 +154,7 @@ export class TangleCache {
       stamp,
       blockCount,
       targets: stamped as CachedTarget[],
-      warnings: warnings.map(serializeWarning),
+      warnings: warnings.map(toPlainDiagnostic),
       meta: {ids: meta.ids, dependsOn: meta.dependsOn, capabilities: meta.capabilities},
     }
     this.dirty = true
@@ -172,23 +180,9 @@ export class TangleCache {
   }
 }
 
-function serializeWarning(message: Diagnostic): CachedDocument['warnings'][number] {
-  const place = message.place
-  const start = place && 'start' in place ? place.start : place
-  const end = place && 'end' in place ? place.end : undefined
-  return {ruleId: String(message.ruleId), reason: message.reason, line: start?.line, column: start?.column, endLine: end?.line, endColumn: end?.column}
-}
-
 /** The warnings of a cached document, as diagnostics again. */
-export function cachedWarnings(orgPath: string, cached: CachedDocument): Diagnostic[] {
-  return cached.warnings.map((w) =>
-    diagnostic(
-      orgPath,
-      w.ruleId as RuleId,
-      w.reason,
-      w.line === undefined ? undefined : {start: {line: w.line, column: w.column ?? 1}, end: {line: w.endLine ?? w.line, column: w.endColumn ?? w.column ?? 1}},
-    ),
-  )
+export function cachedWarnings(cached: CachedDocument): Diagnostic[] {
+  return cached.warnings.map(fromPlainDiagnostic)
 }
 
 function stampOf(file: string): Stamp | undefined {

@@ -7,7 +7,7 @@ import type {SrcBlock} from '../org/ast.ts'
 import type {BabelVisit} from './babel-scan.ts'
 import type {BlockInfo} from './block-info.ts'
 import {removeCoderefs, removeIndentation, trim} from './body.ts'
-import {babelRead, type LispValue, printLisp} from './elisp.ts'
+import {babelRead, LispEvalError, LispReadError, type LispValue, printLisp, shortForm} from './elisp.ts'
 import {Failure} from './failure.ts'
 import {relativeLink, storeLink} from './links.ts'
 import {expandReferences, type NowebContext, nowebEnabled} from './noweb.ts'
@@ -20,7 +20,7 @@ export interface TangledBlock {
   /** The name Org groups blocks by: the `:tangle` value as written, or NAME.EXT for `yes`. */
   fileName: string
   /** `file:PATH::SEARCH` relative to the target's directory, for link comments. */
-  link: string
+  link: () => string
   /** `#+NAME`, else `Heading:N` (`No heading:N` before the first headline). */
   sourceName: string
   body: SourceText
@@ -63,12 +63,11 @@ function singleBlock(block: SrcBlock, visit: BabelVisit, context: NowebContext, 
   for (const name of info.params.names()) {
     const value = info.params.get(name)!
     if (value.value.kind === 'lisp' && !CONSULTED.has(name)) {
-      context.warn('header/lisp-ignored', `Org evaluates ${name} ${value.value.source} while tangling; passepartout ignores it (it does not change what is written)`, value.origin)
+      context.warn('header/lisp-ignored', `Org evaluates ${name} ${shortForm(value.value.source)} while tangling; passepartout ignores it (it does not change what is written; ${value.value.reason})`, value.origin)
     }
   }
   const vars = processVars(info, context)
-  context.point = doc.lineStart(visit.begin)
-  const stored = storeLink(doc, context.point)
+  const point = (context.point = doc.lineStart(visit.begin))
   const title = doc.headlines[doc.headlineAt(visit.begin)]?.title
   const sourceName = info.name ?? `${title ?? 'No heading'}:${visit.counter}`
   let body = nowebEnabled(info.params, 'tangle') ? expandReferences(info, context) : info.body
@@ -86,7 +85,8 @@ function singleBlock(block: SrcBlock, visit: BabelVisit, context: NowebContext, 
   return {
     info,
     fileName,
-    link: relativeLink(stored, tangleValue === 'yes' ? undefined : tangleValue, orgDirectory),
+    // Only link comments read it: computed when one asks.
+    link: () => relativeLink(storeLink(doc, point), tangleValue === 'yes' ? undefined : tangleValue, orgDirectory),
     sourceName,
     body: trim(removeIndentation(body)),
     orgComment,
@@ -131,10 +131,17 @@ function processVars(info: BlockInfo, context: NowebContext): Variable[] {
     if (!match) continue
     const name = match[1]!.trim()
     const ref = trimBoth(assignment.slice(match[0].length), BLANKS_AND_BREAKS)
-    const read = babelRead(ref, true)
+    let read: LispValue
+    try {
+      read = babelRead(ref, true, context.doc.lispContext)
+    } catch (error) {
+      if (error instanceof LispEvalError) throw new Failure(`Org evaluates :var ${name}=${shortForm(ref)} and Emacs fails: ${error.error}`, param.origin, 'tangle/emacs-error')
+      if (error instanceof LispReadError) throw new Failure(`Org cannot read :var ${name}=${shortForm(ref)}: ${error.message}`, param.origin, 'tangle/emacs-error')
+      throw error
+    }
     if (read.kind === 'lisp') {
-      if (isEmacsLisp(info.language)) throw new Failure(`:var ${name}=${ref} is an Emacs Lisp form; passepartout does not evaluate Lisp`, param.origin, 'tangle/lisp-form')
-      context.warn('header/lisp-ignored', `Org evaluates :var ${name}=${ref} while tangling; passepartout ignores it (variables are dropped for ${info.language})`, param.origin)
+      if (isEmacsLisp(info.language)) throw new Failure(`:var ${name}=${shortForm(ref)} is an Emacs Lisp form passepartout cannot evaluate: ${read.reason}`, param.origin, 'tangle/lisp-form')
+      context.warn('header/lisp-ignored', `Org evaluates :var ${name}=${shortForm(ref)} while tangling; passepartout ignores it (variables are dropped for ${info.language}; ${read.reason})`, param.origin)
       variables.push({name, value: undefined, origin: param.origin})
       continue
     }

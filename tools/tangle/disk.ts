@@ -50,6 +50,14 @@ export class DiskView {
     return known
   }
 
+  /**
+   * The file a write to FILE replaces: FILE in the real path of its folder. A rename over a link replaces the
+   * link, not what it points at, so the last name is kept as it is.
+   */
+  realTarget(file: string): string {
+    return path.join(this.realpath(path.dirname(file)), path.basename(file))
+  }
+
   projectRoot(directory: string): string | undefined {
     if (!this.roots.has(directory)) this.roots.set(directory, findProjectRoot(directory))
     return this.roots.get(directory)

@@ -6,6 +6,7 @@
  */
 import type {Headline, NamedElement, OrgRoot, PropertyDrawer, SrcBlock} from '../org/ast.ts'
 import {type HeaderArgument, parseHeaderArguments} from './header-args.ts'
+import {type LispContext, systemTypeOf} from './lisp-eval.ts'
 
 export class OrgDocument {
   readonly lines: string[]
@@ -20,6 +21,8 @@ export class OrgDocument {
   private readonly headlineStarts: number[] = []
   private readonly parsedArguments = new Map<string, HeaderArgument[]>()
   private readonly blockStarts: number[] = []
+  /** What Lisp forms in header arguments see: this file as the buffer's, HOME for `~`, the platform's `system-type`. */
+  readonly lispContext: LispContext
 
   constructor(
     /** Absolute path of the Org file. */
@@ -27,6 +30,7 @@ export class OrgDocument {
     readonly root: OrgRoot,
   ) {
     this.lines = root.data.lines
+    this.lispContext = {file: path, home: process.env.HOME, systemType: systemTypeOf(process.platform)}
     for (const node of root.children) {
       if (node.type === 'headline') {
         this.headlines.push(node)
@@ -59,7 +63,7 @@ export class OrgDocument {
     const key = `${evaluate ? 1 : 0}${text}`
     let args = this.parsedArguments.get(key)
     if (!args) {
-      args = parseHeaderArguments(text, evaluate)
+      args = parseHeaderArguments(text, evaluate, this.lispContext)
       this.parsedArguments.set(key, args)
     }
     return args

@@ -4,31 +4,48 @@
  *
  * Org reads numbers as numbers, a double-quoted string with Lisp's reader, and
  * evaluates anything that starts like a Lisp form (`(`, `'`, `` ` ``, `[`).
- * We evaluate the one form the corpus relies on, `(identity X)` for
- * `:tangle-mode`, and keep every other form as `lisp` so that the tangler can
- * refuse it where it matters instead of guessing.
+ * We evaluate the pure subset of Lisp that lisp-eval.ts knows (string and
+ * file-name functions, conditionals, `buffer-file-name`, `system-type`); a
+ * form beyond it stays `lisp`, with the reason, so that the tangler can refuse
+ * it where it matters instead of guessing.
  */
+import {evaluateLisp, type LispContext} from './lisp-eval.ts'
+import {type Datum, printDatum} from './lisp-read.ts'
 import {BLANKS_AND_BREAKS, trimBoth} from '../org/trim.ts'
 
 export type LispValue =
   | {kind: 'nil'}
   | {kind: 'string'; value: string}
   | {kind: 'number'; value: number; integer: boolean}
-  | {kind: 'lisp'; source: string}
+  /** A form passepartout does not evaluate; REASON names what it met first (a function, a variable, a value). */
+  | {kind: 'lisp'; source: string; reason: string}
 
 export const NIL: LispValue = {kind: 'nil'}
 
 /** Raised where Emacs's reader would signal an error. */
 export class LispReadError extends Error {}
 
-/** `org-babel-read`: with `evaluate` false (Org's "light" mode) forms stay strings. */
-export function babelRead(cell: string, evaluate: boolean): LispValue {
+/** Raised where evaluating FORM makes Emacs signal an error; the message is the error as `%S` prints it. */
+export class LispEvalError extends LispReadError {
+  constructor(
+    readonly error: string,
+    readonly form: string,
+  ) {
+    super(error)
+  }
+}
+
+/**
+ * `org-babel-read`: with `evaluate` false (Org's "light" mode) forms stay
+ * strings; CONTEXT is the Org file forms are evaluated for (its buffer).
+ */
+export function babelRead(cell: string, evaluate: boolean, context?: LispContext): LispValue {
   if (!/[^ \r\t\n]/.test(cell)) return {kind: 'string', value: cell}
   const number = stringToNumber(cell)
   if (number) return number
   const first = cell[0]
   if (evaluate && (first === '(' || first === "'" || first === '`' || first === '[' || cell === '*this*')) {
-    return evaluateForm(cell)
+    return evaluateForm(cell, context)
   }
   if (first === '"') return {kind: 'string', value: readString(cell, 0).value}
   return {kind: 'string', value: cell}
@@ -92,13 +109,15 @@ function readEscape(source: string, i: number): {text: string; end: number} {
   }
   if (c === 'x') {
     const digits = /^[0-9a-fA-F]*/.exec(source.slice(i + 1))![0]
-    return {text: String.fromCodePoint(digits ? Number.parseInt(digits, 16) : 0), end: i + 1 + digits.length}
+    return {text: character(digits ? Number.parseInt(digits, 16) : 0, `\\x${digits}`), end: i + 1 + digits.length}
   }
   if (c === 'u' || c === 'U') {
     const length = c === 'u' ? 4 : 8
     const digits = source.slice(i + 1, i + 1 + length)
-    if (!new RegExp(`^[0-9a-fA-F]{${length}}$`).test(digits)) throw new LispReadError(`Non-hex character used for Unicode escape: \\${c}${digits}`)
-    return {text: String.fromCodePoint(Number.parseInt(digits, 16)), end: i + 1 + length}
+    const bad = digits.search(/[^0-9a-fA-F]/)
+    if (bad !== -1) throw new LispReadError(`Non-hex character used for Unicode escape: ${digits[bad]} (${digits.charCodeAt(bad)})`)
+    if (digits.length < length) throw new LispReadError('End of file during parsing: the string ends inside a Unicode escape')
+    return {text: character(Number.parseInt(digits, 16), `\\${c}${digits}`), end: i + 1 + length}
   }
   if (c === '^' || (c === 'C' && source[i + 1] === '-')) {
     const at = c === '^' ? i + 1 : i + 2
@@ -113,55 +132,38 @@ function readEscape(source: string, i: number): {text: string; end: number} {
   return {text: c, end: i + 1}
 }
 
-/**
- * Evaluate the first form of SOURCE as `(eval (read SOURCE))` would (what
- * follows it is ignored): only `(identity X)` with a literal X; any other form
- * stays a form.
- */
-function evaluateForm(source: string): LispValue {
-  const first = firstForm(source)
-  const identity = first === undefined ? null : /^\(identity[ \t\n]+([^()\s]+)[ \t\n]*\)$/.exec(first)
-  if (identity) {
-    const literal = readLiteral(identity[1]!)
-    if (literal) return literal
-  }
-  return {kind: 'lisp', source}
+/** The character CODE, refused beyond Unicode (Emacs has characters up to #x3FFFFF; JavaScript strings do not). */
+function character(code: number, escape: string): string {
+  if (code > 0x10ffff) throw new LispReadError(`The string escape ${escape} is beyond Unicode, which passepartout does not read`)
+  return String.fromCodePoint(code)
 }
 
-/** The text of the first parenthesized form of SOURCE, or undefined when it does not start with one. */
-function firstForm(source: string): string | undefined {
-  if (source[0] !== '(') return undefined
-  let depth = 0
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i]
-    if (c === '"') {
-      try {
-        i = readString(source, i).end - 1
-      } catch {
-        return undefined
-      }
-    } else if (c === '\\') i++
-    else if (c === '(') depth++
-    else if (c === ')' && --depth === 0) return source.slice(0, i + 1)
-  }
-  return undefined
+/** `(eval (read SOURCE) t)`: a value, a form kept as `lisp` with the reason, or Emacs's error thrown. */
+function evaluateForm(source: string, context: LispContext | undefined): LispValue {
+  const outcome = evaluateLisp(source, context)
+  if (outcome.kind === 'refused') return {kind: 'lisp', source, reason: outcome.reason}
+  if (outcome.kind === 'error') throw new LispEvalError(outcome.error, source)
+  return lispValue(outcome.value, source)
 }
 
-/** Integer literals in Lisp syntax: `493`, `#o755`, `#x1ed`, `#b111101101`, and strings. */
-function readLiteral(token: string): LispValue | undefined {
-  const radix = /^#([obx])([0-9a-fA-F]+)$/i.exec(token)
-  if (radix) {
-    const base = {o: 8, b: 2, x: 16}[radix[1]!.toLowerCase() as 'o' | 'b' | 'x']
-    const digits = radix[2]!
-    const valid: Record<number, RegExp> = {8: /^[0-7]+$/, 2: /^[01]+$/, 16: /^[0-9a-fA-F]+$/}
-    if (valid[base]!.test(digits)) return {kind: 'number', value: Number.parseInt(digits, base), integer: true}
-    return undefined
+/** The values header arguments carry: strings, numbers and nil; anything else (t, symbols, lists) stays a form. */
+function lispValue(datum: Datum, source: string): LispValue {
+  switch (datum.type) {
+    case 'string':
+      return {kind: 'string', value: datum.value}
+    case 'integer':
+      return {kind: 'number', value: datum.value, integer: true}
+    case 'float':
+      return {kind: 'number', value: datum.value, integer: false}
+    default:
+      if (datum.type === 'symbol' && datum.name === 'nil') return NIL
+      return {kind: 'lisp', source, reason: `its value is ${shortForm(printDatum(datum))}, and passepartout carries only strings, numbers and nil as header-argument values`}
   }
-  if (token.startsWith('"')) {
-    const read = readString(token, 0)
-    return read.end === token.length ? {kind: 'string', value: read.value} : undefined
-  }
-  return readNumber(token)
+}
+
+/** A form as messages show it: at most 80 characters. */
+export function shortForm(source: string): string {
+  return source.length <= 80 ? source : `${source.slice(0, 79)}…`
 }
 
 /** `(format "%S" value)` for the values tangling prints (Emacs Lisp `let` bindings). */

@@ -4,6 +4,7 @@
  * quotes), then each `:name value` read with `org-babel-read`.
  */
 import {babelRead, type LispValue, NIL} from './elisp.ts'
+import type {LispContext} from './lisp-eval.ts'
 import {BLANKS_AND_BREAKS, trimBoth, trimEnd} from '../org/trim.ts'
 
 export interface HeaderArgument {
@@ -12,15 +13,15 @@ export interface HeaderArgument {
   value: LispValue
 }
 
-/** `org-babel-parse-header-arguments`; `evaluate` false is Org's "light" mode. */
-export function parseHeaderArguments(text: string | null, evaluate: boolean): HeaderArgument[] {
+/** `org-babel-parse-header-arguments`; `evaluate` false is Org's "light" mode; CONTEXT is the Org file forms are evaluated for. */
+export function parseHeaderArguments(text: string | null, evaluate: boolean, context?: LispContext): HeaderArgument[] {
   if (text === null || !/[^ \r\t\n]/.test(text)) return []
   const raw = balancedSplit(text, (past, next) => (past === ' ' || past === '\t') && next === ':', true)
   const pieces = raw.map((piece, i) => (i === 0 ? piece : `:${piece}`))
   const args: HeaderArgument[] = []
   for (const piece of pieces) {
     const match = /([^ \f\t\n\r\v]+)[ \f\t\n\r\v]+([^ \f\t\n\r\v]+[^\n]*)/.exec(piece)
-    if (match) args.push({name: match[1]!, value: babelRead(chomp(match[2]!), evaluate)})
+    if (match) args.push({name: match[1]!, value: babelRead(chomp(match[2]!), evaluate, context)})
     else args.push({name: chomp(piece), value: NIL})
   }
   return parseMultipleVars(args)

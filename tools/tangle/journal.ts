@@ -19,23 +19,19 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import {z} from 'zod'
+import {array, type Infer, literal, nullable, number, object, string, union} from '../shape.ts'
 import {type Diagnostic, diagnostic} from '../diagnostics.ts'
 
-const documentSchema = z.object({
-  document: z.string(),
-  entries: z.array(z.object({target: z.string(), temporary: z.string(), backup: z.string().nullable()})),
+const documentShape = object({
+  document: string,
+  entries: array(object({target: string, temporary: string, backup: nullable(string)})),
 })
-export type JournalDocument = z.infer<typeof documentSchema>
+export type JournalDocument = Infer<typeof documentShape>
 
 /** The lines of a journal after its first, `{"pid": N}`. */
-const lineSchema = z.union([
-  z.object({stage: documentSchema}),
-  z.object({renaming: z.literal(true)}),
-  z.object({settled: z.string()}),
-  z.object({undo: z.string()}),
-])
-const headerSchema = z.object({pid: z.number()})
+const lineShape = union(object({stage: documentShape}), object({renaming: literal(true)}), object({settled: string}), object({undo: string}))
+type JournalLine = Infer<typeof lineShape>
+const headerShape = object({pid: number})
 
 /** Where the journals of documents under PROJECT go. */
 export function journalFolder(project: string | undefined): string {
@@ -79,7 +75,7 @@ export class JournalWriter {
     if (!keep) fs.rmSync(this.file, {force: true})
   }
 
-  private append(line: z.infer<typeof lineSchema>): void {
+  private append(line: JournalLine): void {
     if (this.fd === undefined) {
       fs.mkdirSync(path.dirname(this.file), {recursive: true})
       this.fd = fs.openSync(this.file, 'w')
@@ -140,14 +136,13 @@ function readJournal(file: string) {
       return undefined
     }
   }
-  const header = headerSchema.safeParse(parse(lines[0]!))
-  if (!header.success) return undefined
-  const journal = {pid: header.data.pid, staged: new Map<string, JournalDocument>(), renaming: false, settled: new Set<string>(), undo: new Set<string>()}
+  const header = parse(lines[0]!)
+  if (!headerShape(header)) return undefined
+  const journal = {pid: header.pid, staged: new Map<string, JournalDocument>(), renaming: false, settled: new Set<string>(), undo: new Set<string>()}
   for (const line of lines.slice(1)) {
     // The last line of a killed run may be cut short: it is not read (nothing it announced was begun).
-    const parsed = lineSchema.safeParse(parse(line))
-    if (!parsed.success) continue
-    const step = parsed.data
+    const step = parse(line)
+    if (!lineShape(step)) continue
     if ('stage' in step) journal.staged.set(step.stage.document, step.stage)
     else if ('renaming' in step) journal.renaming = true
     else if ('settled' in step) journal.settled.add(step.settled)

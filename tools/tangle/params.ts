@@ -4,7 +4,7 @@
  * name, and where Org would signal an error so do we.
  */
 import type {Position} from 'unist'
-import type {LispValue} from './elisp.ts'
+import {type LispValue, shortForm} from './elisp.ts'
 import {Failure} from './failure.ts'
 import type {HeaderArgument} from './header-args.ts'
 import {isEmacsLisp} from './languages.ts'
@@ -37,7 +37,7 @@ export class Params {
     if (!param || param.value.kind === 'nil') return undefined
     if (param.value.kind === 'string') return param.value.value
     if (param.value.kind === 'lisp') {
-      throw new Failure(`Org evaluates the Emacs Lisp form ${param.value.source} for ${name}; passepartout does not evaluate Lisp`, param.origin, 'tangle/lisp-form')
+      throw new Failure(`Org evaluates the Emacs Lisp form ${shortForm(param.value.source)} for ${name}; passepartout cannot: ${param.value.reason}`, param.origin, 'tangle/lisp-form')
     }
     throw new Failure(`Org compares ${name} as a string, and fails on the number ${param.value.value}`, param.origin, 'tangle/emacs-error')
   }

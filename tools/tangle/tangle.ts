@@ -1,17 +1,16 @@
 /**
  * Tangle a set of Org documents: plan each one (or reuse what the cache knows
- * of it), refuse targets claimed by two documents, then write what is left.
- * A document that fails writes nothing; the others are written.
+ * of it; on both cores when there are many) and stage its files, refuse
+ * targets claimed by two documents, then put what is left in place. A
+ * document that fails writes nothing; the others are written.
  */
-import fs from 'node:fs'
 import path from 'node:path'
 import {type Diagnostic, diagnostic, isError} from '../diagnostics.ts'
-import {type DocumentMeta, documentMeta} from '../org/document-meta.ts'
+import type {DocumentMeta} from '../org/document-meta.ts'
 import {type CachedDocument, cachedWarnings, type TangleCache} from './cache.ts'
 import {DiskView} from './disk.ts'
-import {skillTargetRefusal} from './skill-targets.ts'
-import {type DocumentPlan, planDocument} from './tangle-document.ts'
 import {journalFolder, journalPath, recoverJournals} from './journal.ts'
+import type {PlannedDocument} from './run-document.ts'
 import {type DocumentWriteResult, preview, type WriteStatus, WriteRun} from './write.ts'
 
 export interface TangleOptions {
@@ -23,11 +22,15 @@ export interface TangleOptions {
   dryRun?: boolean
   /** Reuse the results of documents that did not change since the last run. */
   cache?: TangleCache
+  /** Write the source maps of the code the skill loader runs (source-map.ts). */
+  sourceMaps?: boolean
 }
 
 export interface TargetOutcome {
   /** Absolute path of the file. */
   path: string
+  /** The `:tangle` value (or NAME.EXT) the blocks named it by. */
+  fileName: string
   /** The Org file that writes it. */
   document: string
   /** 1-based lines of the `#+begin_src` lines of its blocks. */
@@ -42,8 +45,8 @@ export interface DocumentOutcome {
   failed: boolean
   blockCount: number
   diagnostics: Diagnostic[]
-  /** The full plan (generated lines and their Org origins); absent when the cache answered. */
-  plan: DocumentPlan | undefined
+  /** The cache answered for it: it was not read. */
+  cached: boolean
   /** What the document declares about itself; absent when it could not be read. */
   meta: DocumentMeta | undefined
   targets: TargetOutcome[]
@@ -62,34 +65,46 @@ export async function tangle(options: TangleOptions): Promise<TangleReport> {
   const started = performance.now()
   const disk = new DiskView()
   // What killed runs left half done is finished before anything else is read or written.
-  const recovered = options.dryRun ? [] : [...new Set(options.files.map((file) => journalFolder(disk.projectRoot(path.dirname(file)))))].flatMap(recoverJournals)
+  const projects = new Set(options.files.map((file) => disk.projectRoot(path.dirname(file))))
+  const recovered = options.dryRun ? [] : [...new Set([...projects].map(journalFolder))].flatMap(recoverJournals)
   // One run of writes for the documents of each project (whose later runs look for its journal).
-  const runs = new Map<string, WriteRun>()
+  const runs = new Map<string | undefined, WriteRun>()
   const runOf = (document: string) => {
-    const folder = journalFolder(disk.projectRoot(path.dirname(document)))
-    let run = runs.get(folder)
-    if (!run) runs.set(folder, (run = new WriteRun(journalPath(folder))))
+    const project = disk.projectRoot(path.dirname(document))
+    let run = runs.get(project)
+    if (!run) runs.set(project, (run = new WriteRun(journalPath(journalFolder(project)))))
     return run
   }
-  const documents = options.files.map((file) => {
+  const documents: DocumentOutcome[] = new Array(options.files.length)
+  const toPlan: number[] = []
+  options.files.forEach((file, index) => {
     const cached = options.cache?.lookup(file)
-    if (cached) return fromCache(file, cached)
-    const document = fromPlan(planFile(file, options.allowOutside === true, disk))
-    refuseSkillTargets(document, disk, options.cache)
-    // Staged at once: its files are made while the next documents are planned.
-    if (!options.dryRun && !document.failed) runOf(document.path).stage(document.path, document.plan!.targets)
-    return document
+    if (cached) documents[index] = fromCache(file, cached)
+    else toPlan.push(index)
   })
+  const runOptions = {allowOutside: options.allowOutside === true, sourceMaps: options.sourceMaps === true}
+  // The reader and the planner are loaded only when a document must be read: a run the cache answers does without.
+  const {planAll} = toPlan.length > 0 ? await import('./parallel-plan.ts') : {planAll: async () => {}}
+  await planAll(
+    toPlan.map((index) => options.files[index]!),
+    runOptions,
+    disk,
+    (k, planned) => {
+      const document = fromPlan(planned)
+      if (!document.failed) {
+        if (options.dryRun) planned.targets.forEach((target, t) => (document.targets[t]!.status = preview(target)))
+        // Staged at once: its files are made while the next documents are planned.
+        else runOf(document.path).stage(document.path, planned.targets)
+      } else options.cache?.forget(document.path)
+      documents[toPlan[k]!] = document
+    },
+  )
   const conflicting = refuseSharedTargets(documents, disk, options.cache)
-  const writing = documents.filter((document) => document.plan && !document.failed)
-  if (options.dryRun) {
-    for (const document of writing) document.plan!.targets.forEach((target, k) => (document.targets[k]!.status = preview(target)))
-  }
   const results = new Map<string, DocumentWriteResult>()
   for (const run of runs.values()) for (const [document, result] of await run.commit(conflicting)) results.set(document, result)
-  for (const document of writing) {
+  for (const document of documents) {
     const result = results.get(document.path)
-    if (result) settle(document, result, options.cache)
+    if (result && !document.failed) settle(document, result, options.cache)
   }
   options.cache?.save()
   return {
@@ -101,32 +116,21 @@ export async function tangle(options: TangleOptions): Promise<TangleReport> {
   }
 }
 
-/** The plan of the Org file FILE as it is on disk: what it would write, line by line with origins. */
-export function planFile(file: string, allowOutside: boolean, disk = new DiskView()): DocumentPlan {
-  let bytes: Uint8Array
-  try {
-    bytes = fs.readFileSync(file)
-  } catch (error) {
-    return {path: file, targets: [], diagnostics: [diagnostic(file, 'io/read', `cannot read ${file}: ${(error as Error).message}`)], blockCount: 0, failed: true, root: undefined}
-  }
-  const boundary = allowOutside ? undefined : (disk.projectRoot(path.dirname(file)) ?? path.dirname(file))
-  return planDocument(file, bytes, {boundary, disk})
-}
-
-function fromPlan(plan: DocumentPlan): DocumentOutcome {
+function fromPlan(planned: PlannedDocument): DocumentOutcome {
   return {
-    path: plan.path,
-    failed: plan.failed,
-    blockCount: plan.blockCount,
-    diagnostics: plan.diagnostics,
-    plan,
-    meta: plan.root && documentMeta(plan.path, plan.root),
-    targets: plan.targets.map((target) => ({
+    path: planned.path,
+    failed: planned.failed,
+    blockCount: planned.blockCount,
+    diagnostics: planned.diagnostics,
+    cached: false,
+    meta: planned.meta,
+    targets: planned.targets.map((target) => ({
       path: target.path,
-      document: plan.path,
-      blockLines: target.blocks.map((block) => block.open.start.line),
+      fileName: target.fileName,
+      document: planned.path,
+      blockLines: target.blockLines,
       mode: target.mode,
-      lineCount: target.lines.length - 1,
+      lineCount: target.lineCount,
       status: 'written',
     })),
   }
@@ -137,11 +141,12 @@ function fromCache(file: string, cached: CachedDocument): DocumentOutcome {
     path: file,
     failed: false,
     blockCount: cached.blockCount,
-    diagnostics: cachedWarnings(file, cached),
-    plan: undefined,
+    diagnostics: cachedWarnings(cached),
+    cached: true,
     meta: {path: file, ...cached.meta},
     targets: cached.targets.map((target) => ({
       path: target.path,
+      fileName: target.fileName,
       document: file,
       blockLines: target.blockLines,
       mode: target.mode ?? undefined,
@@ -157,7 +162,7 @@ function refuseSharedTargets(documents: DocumentOutcome[], disk: DiskView, cache
   const writers = new Map<string, DocumentOutcome[]>()
   for (const document of documents) {
     for (const target of document.targets) {
-      const real = disk.realpath(target.path)
+      const real = disk.realTarget(target.path)
       const list = writers.get(real) ?? []
       if (!list.includes(document)) list.push(document)
       writers.set(real, list)
@@ -168,7 +173,7 @@ function refuseSharedTargets(documents: DocumentOutcome[], disk: DiskView, cache
     if (list.length < 2) continue
     for (const document of list) {
       const others = list.filter((other) => other !== document).map((other) => other.path)
-      const line = document.targets.find((t) => disk.realpath(t.path) === target)?.blockLines[0]
+      const line = document.targets.find((t) => disk.realTarget(t.path) === target)?.blockLines[0]
       const place = line === undefined ? undefined : {line, column: 1}
       document.diagnostics.push(diagnostic(document.path, 'tangle/target-conflict', `${target} is also written by ${others.join(', ')}; each target belongs to one document`, place))
       refused.add(document.path)
@@ -178,34 +183,18 @@ function refuseSharedTargets(documents: DocumentOutcome[], disk: DiskView, cache
   return refused
 }
 
-/** A skill document that writes outside the skills' folders writes nothing (skill-targets.ts). */
-function refuseSkillTargets(document: DocumentOutcome, disk: DiskView, cache: TangleCache | undefined): void {
-  const project = disk.projectRoot(path.dirname(document.path))
-  if (!project) return
-  const skillsDir = path.join(project, 'org', 'skills')
-  const refused = document.targets.flatMap((target) => {
-    const reason = skillTargetRefusal(document.path, target.path, skillsDir, project)
-    const line = target.blockLines[0]
-    return reason ? [diagnostic(document.path, 'sandbox/tangle-target', reason, line === undefined ? undefined : {line, column: 1})] : []
-  })
-  if (refused.length === 0) return
-  document.diagnostics.push(...refused)
-  refuse(document, cache)
-}
-
 /** Record what DOCUMENT's writing came to: the status of each target and the cache entry, or the error. */
 function settle(document: DocumentOutcome, result: DocumentWriteResult, cache: TangleCache | undefined): void {
   if ('error' in result) {
     const target = result.error.target
     const what = target ? `cannot write :tangle ${target.fileName}` : 'cannot write the files of this document'
-    document.diagnostics.push(diagnostic(document.path, 'io/write', `${what}, so none of this document's files was written: ${result.error.message}`, target?.blocks[0]?.open))
+    document.diagnostics.push(diagnostic(document.path, 'io/write', `${what}, so none of this document's files was written: ${result.error.message}`, target?.place))
     refuse(document, cache)
     return
   }
   document.targets.forEach((target, k) => (target.status = result.statuses[k]!))
   const warnings = document.diagnostics.filter((message) => !isError(message))
-  const plan = document.plan!
-  const targets = plan.targets.map((t, k) => ({path: t.path, fileName: t.fileName, blockLines: document.targets[k]!.blockLines, mode: t.mode ?? null, lineCount: document.targets[k]!.lineCount}))
+  const targets = document.targets.map((t) => ({path: t.path, fileName: t.fileName, blockLines: t.blockLines, mode: t.mode ?? null, lineCount: t.lineCount}))
   if (document.meta) cache?.record(document.path, document.blockCount, targets, warnings, document.meta)
 }
 

@@ -17,7 +17,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import {JournalWriter} from './journal.ts'
-import type {TargetPlan} from './tangle-document.ts'
+import type {WriteTarget} from './run-document.ts'
 
 export type WriteStatus = 'written' | 'unchanged' | 'mode-changed'
 
@@ -34,13 +34,13 @@ export function processUmask(): number {
 }
 
 /** The permission bits Emacs leaves on a freshly written file: the plan's, else 0666 minus the umask. */
-export function intendedMode(target: Pick<TargetPlan, 'mode'>): number {
+export function intendedMode(target: Pick<WriteTarget, 'mode'>): number {
   return (target.mode ?? 0o666 & ~processUmask()) & 0o7777
 }
 
 /** What writing TARGET would do. */
-export function preview(target: Pick<TargetPlan, 'path' | 'content' | 'mode'>): WriteStatus {
-  const existing = existingMode(target.path, Buffer.from(target.content, 'utf8'))
+export function preview(target: Pick<WriteTarget, 'path' | 'content' | 'mode'>): WriteStatus {
+  const existing = existingMode(target.path, typeof target.content === 'string' ? Buffer.from(target.content, 'utf8') : target.content)
   if (existing === undefined) return 'written'
   return existing === intendedMode(target) ? 'unchanged' : 'mode-changed'
 }
@@ -48,7 +48,7 @@ export function preview(target: Pick<TargetPlan, 'path' | 'content' | 'mode'>): 
 /** A target that could not be written, and why: reported at its block. */
 export class TargetWriteError extends Error {
   constructor(
-    readonly target: TargetPlan,
+    readonly target: WriteTarget,
     override readonly cause: unknown,
   ) {
     super((cause as Error)?.message ?? String(cause))
@@ -64,7 +64,7 @@ interface StageEntry {
   target: string
   temporary: string
   backup: string | null
-  content: string
+  content: string | Uint8Array
   /** Permission bits to set, or null for the default of a new file. */
   mode: number | null
   makeDirectory: boolean
@@ -119,7 +119,7 @@ function stageDocument(id: number, entries: readonly StageEntry[]): StageResult 
 /** A document of the run: its plan's targets, what writing each does, and where its staging stands. */
 interface RunDocument {
   document: string
-  targets: readonly TargetPlan[]
+  targets: readonly WriteTarget[]
   statuses: WriteStatus[]
   entries: StageEntry[]
   staged: Promise<StageResult> | StageResult | undefined
@@ -143,10 +143,10 @@ export class WriteRun {
   }
 
   /** Stage the files of DOCUMENT that change (a failure is in `commit`'s answer). */
-  stage(document: string, targets: readonly TargetPlan[]): void {
+  stage(document: string, targets: readonly WriteTarget[]): void {
     const run: RunDocument = {document, targets, statuses: [], entries: [], staged: undefined, error: undefined, left: [], createdDirectories: []}
     this.documents.push(run)
-    let current: TargetPlan | undefined
+    let current: WriteTarget | undefined
     try {
       run.statuses = targets.map((target) => ((current = target), preview(target)))
     } catch (error) {
@@ -275,7 +275,7 @@ export class WriteRun {
 }
 
 /** The permission bits of the regular file at FILE when it holds exactly the bytes of CONTENT, else undefined. */
-function existingMode(file: string, bytes: Buffer): number | undefined {
+function existingMode(file: string, bytes: Uint8Array): number | undefined {
   const stat = fs.lstatSync(file, {throwIfNoEntry: false})
   if (!stat?.isFile() || stat.size !== bytes.length) return undefined
   return fs.readFileSync(file).equals(bytes) ? stat.mode & 0o7777 : undefined

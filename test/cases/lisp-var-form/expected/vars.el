@@ -1,0 +1,5 @@
+(let ((name '"input.org")
+      (base '"input")
+      (ext '".org"))
+(message "%s %s %s" name base ext)
+)

@@ -1,0 +1,1 @@
+echo "variables are dropped for sh"

@@ -1,0 +1,140 @@
+/**
+ * One document as a run of `tangle` needs it: planned, held to where a skill
+ * may write, its source maps written, and reduced to what the run writes and
+ * says. The generated lines and their Org origins are not kept (the check
+ * plans a document again when a problem in it needs them): a run of 1000
+ * documents that kept them all spent a tenth of its time collecting garbage.
+ * The same step runs on the planning thread (plan-worker.ts), so what it
+ * returns can cross threads as plain data (`toTransfer`/`fromTransfer`).
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import type {Position} from 'unist'
+import {type Diagnostic, diagnostic, fromPlainDiagnostic, type PlainDiagnostic, toPlainDiagnostic} from '../diagnostics.ts'
+import {type DocumentMeta, documentMeta} from '../org/document-meta.ts'
+import {skillsFolder} from '../project.ts'
+import {DiskView} from './disk.ts'
+import {skillTargetRefusal} from './skill-targets.ts'
+import {sourceMapOf, sourceMapPath, writeSourceMap} from './source-map.ts'
+import {type DocumentPlan, planDocument} from './tangle-document.ts'
+
+/** A file a document writes: where, what, and the block that named it. */
+export interface WriteTarget {
+  /** Absolute path of the file. */
+  path: string
+  /** The `:tangle` value (or NAME.EXT) the blocks named it by. */
+  fileName: string
+  content: string | Uint8Array
+  /** The mode to set, or undefined for the default (0666 minus the umask). */
+  mode: number | undefined
+  makeDirectory: boolean
+  /** The `#+begin_src` line of its first block: where a problem writing it is reported. */
+  place: Position | undefined
+  /** 1-based lines of the `#+begin_src` lines of its blocks. */
+  blockLines: number[]
+  lineCount: number
+}
+
+export interface PlannedDocument {
+  /** Absolute path of the Org file. */
+  path: string
+  failed: boolean
+  blockCount: number
+  diagnostics: Diagnostic[]
+  /** What the document declares about itself; absent when it could not be read. */
+  meta: DocumentMeta | undefined
+  targets: WriteTarget[]
+}
+
+export interface RunOptions {
+  /** Let targets resolve outside the project (or outside the Org file's folder). */
+  allowOutside: boolean
+  /** Write the source maps of the code the skill loader runs. */
+  sourceMaps: boolean
+}
+
+/** Plan the Org file FILE for a run. */
+export function planForRun(file: string, options: RunOptions, disk: DiskView): PlannedDocument {
+  const plan = planFile(file, options.allowOutside, disk)
+  const planned: PlannedDocument = {
+    path: plan.path,
+    failed: plan.failed,
+    blockCount: plan.blockCount,
+    diagnostics: plan.diagnostics,
+    meta: plan.root && documentMeta(plan.path, plan.root),
+    targets: plan.targets.map((target) => ({
+      path: target.path,
+      fileName: target.fileName,
+      content: target.content,
+      mode: target.mode,
+      makeDirectory: target.makeDirectory,
+      place: target.blocks[0]?.open,
+      blockLines: target.blocks.map((block) => block.open.start.line),
+      lineCount: target.lines.length - 1,
+    })),
+  }
+  if (refuseSkillTargets(planned, disk)) return planned
+  if (options.sourceMaps) writeSourceMaps(plan, disk)
+  return planned
+}
+
+/** The plan of the Org file FILE as it is on disk: what it would write, line by line with origins. */
+export function planFile(file: string, allowOutside: boolean, disk = new DiskView()): DocumentPlan {
+  let bytes: Uint8Array
+  try {
+    bytes = fs.readFileSync(file)
+  } catch (error) {
+    return {path: file, targets: [], diagnostics: [diagnostic(file, 'io/read', `cannot read ${file}: ${(error as Error).message}`)], blockCount: 0, failed: true, root: undefined}
+  }
+  const boundary = allowOutside ? undefined : (disk.projectRoot(path.dirname(file)) ?? path.dirname(file))
+  return planDocument(file, bytes, {boundary, disk})
+}
+
+/** A skill document that writes outside the skills' folders writes nothing (skill-targets.ts); true when refused. */
+function refuseSkillTargets(document: PlannedDocument, disk: DiskView): boolean {
+  const project = disk.projectRoot(path.dirname(document.path))
+  if (!project) return false
+  const refused = document.targets.flatMap((target) => {
+    const reason = skillTargetRefusal(document.path, target.path, skillsFolder(project), project)
+    const line = target.blockLines[0]
+    return reason ? [diagnostic(document.path, 'sandbox/tangle-target', reason, line === undefined ? undefined : {line, column: 1})] : []
+  })
+  if (refused.length === 0) return false
+  document.diagnostics.push(...refused)
+  document.failed = true
+  document.blockCount = 0
+  document.targets = []
+  return true
+}
+
+/** The maps of PLAN's targets that the skill loader runs, beside nothing Emacs writes. */
+function writeSourceMaps(plan: DocumentPlan, disk: DiskView): void {
+  const project = disk.projectRoot(path.dirname(plan.path))
+  if (!project) return
+  for (const target of plan.targets) {
+    const file = sourceMapPath(project, plan.path, target.path)
+    if (!file) continue
+    try {
+      writeSourceMap(file, JSON.stringify(sourceMapOf(target.path, target.lines, plan.path)))
+    } catch {
+      // A map that cannot be written costs only the Org lines of a stack trace.
+    }
+  }
+}
+
+/** A planned document as plain data, its files' bytes in buffers of their own (moved, not copied, to the other thread). */
+export interface TransferredDocument extends Omit<PlannedDocument, 'diagnostics' | 'targets'> {
+  diagnostics: PlainDiagnostic[]
+  targets: (Omit<WriteTarget, 'content'> & {content: Uint8Array})[]
+}
+
+const encoder = new TextEncoder()
+
+export function toTransfer(document: PlannedDocument): {document: TransferredDocument; buffers: ArrayBuffer[]} {
+  const targets = document.targets.map((target) => ({...target, content: typeof target.content === 'string' ? encoder.encode(target.content) : target.content}))
+  return {document: {...document, diagnostics: document.diagnostics.map(toPlainDiagnostic), targets}, buffers: targets.map((target) => target.content.buffer as ArrayBuffer)}
+}
+
+export function fromTransfer(document: TransferredDocument): PlannedDocument {
+  return {...document, diagnostics: document.diagnostics.map(fromPlainDiagnostic)}
+}
