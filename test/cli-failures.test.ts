@@ -163,6 +163,25 @@ describe("a document's writes are one transaction", () => {
     expect(fs.readFileSync(path.join(dir, 'locked/b.ts'), 'utf8')).toBe('const b = 2\n')
   })
 
+  it('answers for a document whose files the staging thread could not make, and writes the others', () => {
+    // Past the first 32 files a run stages on a thread of its own; an immutable folder refuses new files.
+    const files: Record<string, string> = {'node_modules/.keep': '', 'locked/.keep': ''}
+    for (let n = 0; n < 60; n++) files[`org/doc-${String(n).padStart(2, '0')}.org`] = block(`../out/${n}.ts`, ' :mkdirp yes')
+    files['org/doc-45.org'] = block('../locked/x.ts')
+    const dir = folder(files)
+    const locked = spawnSync('chattr', ['+i', path.join(dir, 'locked')])
+    expect(locked.status, 'chattr +i is needed to make a create fail').toBe(0)
+    try {
+      const result = run(['tangle', '--no-frames'], dir)
+      expect(result.status).toBe(1)
+      expect(lines(result.stderr).map((line) => `${line.split(': ')[0]} ${/\[([^\]]+)\]$/.exec(line)?.[1]}`)).toEqual(['org/doc-45.org:2:1 io/write'])
+      expect(fs.readdirSync(path.join(dir, 'out')).sort()).toEqual(Array.from({length: 60}, (_, n) => `${n}.ts`).filter((name) => name !== '45.ts').sort())
+      expect(fs.readdirSync(path.join(dir, 'locked'))).toEqual(['.keep'])
+    } finally {
+      spawnSync('chattr', ['-i', path.join(dir, 'locked')])
+    }
+  })
+
   /** A journal as a run of process PID writes it: its first line, then one line a step. */
   const writeJournal = (dir: string, name: string, pid: number, steps: object[]) => {
     fs.mkdirSync(journalFolderOf(dir), {recursive: true})

@@ -10,6 +10,7 @@ import {findProjectRoot} from '../project.ts'
 
 export class DiskView {
   private readonly kinds = new Map<string, 'directory' | 'other' | 'missing' | NodeJS.ErrnoException>()
+  private readonly listings = new Map<string, Map<string, fs.Dirent> | undefined>()
   private readonly realpaths = new Map<string, string>()
   private readonly roots = new Map<string, string | undefined>()
 
@@ -33,6 +34,35 @@ export class DiskView {
       this.kinds.set(file, known)
     }
     return known
+  }
+
+  /**
+   * Whether FILE is a directory (through links), read from one listing of its folder per run (`entryOf`).
+   */
+  isDirectoryEntry(file: string): boolean {
+    const entry = this.entryOf(file)
+    if (!entry) return false
+    return entry.isSymbolicLink() ? this.isDirectory(file) : entry.isDirectory()
+  }
+
+  /**
+   * The entry FILE has in its folder, or undefined, from one listing of the folder per run: a thousand targets
+   * in one folder cost one read, and no stat that waits on the folder while the staging thread creates files
+   * in it (write.ts). The listing is of the folder as the run found it: a run's own files are renamed into
+   * place only at its end.
+   */
+  entryOf(file: string): fs.Dirent | undefined {
+    const folder = path.dirname(file)
+    let entries = this.listings.get(folder)
+    if (!this.listings.has(folder)) {
+      try {
+        entries = new Map(fs.readdirSync(folder, {withFileTypes: true}).map((entry) => [entry.name, entry]))
+      } catch {
+        entries = undefined
+      }
+      this.listings.set(folder, entries)
+    }
+    return entries?.get(path.basename(file))
   }
 
   /** The real path of FILE, resolving symbolic links in the part of it that exists. */

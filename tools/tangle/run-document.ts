@@ -4,13 +4,11 @@
  * says. The generated lines and their Org origins are not kept (the check
  * plans a document again when a problem in it needs them): a run of 1000
  * documents that kept them all spent a tenth of its time collecting garbage.
- * The same step runs on the planning thread (plan-worker.ts), so what it
- * returns can cross threads as plain data (`toTransfer`/`fromTransfer`).
  */
 import fs from 'node:fs'
 import path from 'node:path'
 import type {Position} from 'unist'
-import {type Diagnostic, diagnostic, fromPlainDiagnostic, type PlainDiagnostic, toPlainDiagnostic} from '../diagnostics.ts'
+import {type Diagnostic, diagnostic} from '../diagnostics.ts'
 import {type DocumentMeta, documentMeta} from '../org/document-meta.ts'
 import {skillsFolder} from '../project.ts'
 import {DiskView} from './disk.ts'
@@ -24,7 +22,7 @@ export interface WriteTarget {
   path: string
   /** The `:tangle` value (or NAME.EXT) the blocks named it by. */
   fileName: string
-  content: string | Uint8Array
+  content: string
   /** The mode to set, or undefined for the default (0666 minus the umask). */
   mode: number | undefined
   makeDirectory: boolean
@@ -120,21 +118,4 @@ function writeSourceMaps(plan: DocumentPlan, disk: DiskView): void {
       // A map that cannot be written costs only the Org lines of a stack trace.
     }
   }
-}
-
-/** A planned document as plain data, its files' bytes in buffers of their own (moved, not copied, to the other thread). */
-export interface TransferredDocument extends Omit<PlannedDocument, 'diagnostics' | 'targets'> {
-  diagnostics: PlainDiagnostic[]
-  targets: (Omit<WriteTarget, 'content'> & {content: Uint8Array})[]
-}
-
-const encoder = new TextEncoder()
-
-export function toTransfer(document: PlannedDocument): {document: TransferredDocument; buffers: ArrayBuffer[]} {
-  const targets = document.targets.map((target) => ({...target, content: typeof target.content === 'string' ? encoder.encode(target.content) : target.content}))
-  return {document: {...document, diagnostics: document.diagnostics.map(toPlainDiagnostic), targets}, buffers: targets.map((target) => target.content.buffer as ArrayBuffer)}
-}
-
-export function fromTransfer(document: TransferredDocument): PlannedDocument {
-  return {...document, diagnostics: document.diagnostics.map(fromPlainDiagnostic)}
 }

@@ -134,7 +134,7 @@ function checkTargets(
       report('tangle/duplicate-target', `:tangle ${target.fileName} and :tangle ${earlier.fileName} are the same file; Org writes both, and this one replaces the other`, place)
       byPath.delete(target.path)
     }
-    if (target.fileName.endsWith('/') || disk.isDirectory(target.path)) {
+    if (target.fileName.endsWith('/') || disk.isDirectoryEntry(target.path)) {
       throw new Failure(`:tangle ${target.fileName} names a directory, not a file (Org fails writing it)`, place, 'tangle/target-is-directory')
     }
     if (target.makeDirectory) {

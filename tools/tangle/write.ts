@@ -16,6 +16,8 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import {Worker} from 'node:worker_threads'
+import type {DiskView} from './disk.ts'
 import {JournalWriter} from './journal.ts'
 import type {WriteTarget} from './run-document.ts'
 
@@ -38,9 +40,10 @@ export function intendedMode(target: Pick<WriteTarget, 'mode'>): number {
   return (target.mode ?? 0o666 & ~processUmask()) & 0o7777
 }
 
-/** What writing TARGET would do. */
-export function preview(target: Pick<WriteTarget, 'path' | 'content' | 'mode'>): WriteStatus {
-  const existing = existingMode(target.path, typeof target.content === 'string' ? Buffer.from(target.content, 'utf8') : target.content)
+/** What writing TARGET would do; DISK knows what the target's folder held when the run began. */
+export function preview(target: Pick<WriteTarget, 'path' | 'content' | 'mode'>, disk: DiskView): WriteStatus {
+  if (!disk.entryOf(target.path)) return 'written'
+  const existing = existingMode(target.path, Buffer.from(target.content, 'utf8'))
   if (existing === undefined) return 'written'
   return existing === intendedMode(target) ? 'unchanged' : 'mode-changed'
 }
@@ -64,7 +67,8 @@ interface StageEntry {
   target: string
   temporary: string
   backup: string | null
-  content: string | Uint8Array
+  /** The bytes to write, in a buffer of their own (moved, not copied, to the staging thread). */
+  content: Uint8Array
   /** Permission bits to set, or null for the default of a new file. */
   mode: number | null
   makeDirectory: boolean
@@ -79,8 +83,11 @@ interface StageResult {
   left: string[]
 }
 
-/** Stage the files of one document, or none of them: on a failure, what was made is removed again. */
-function stageDocument(id: number, entries: readonly StageEntry[]): StageResult {
+/**
+ * Stage the files of one document, or none of them: on a failure, what was made is removed again. It runs on
+ * the staging thread from its source text, so it names nothing outside itself: the modules come as arguments.
+ */
+function stageDocument(fs: typeof import('node:fs'), path: typeof import('node:path'), id: number, entries: readonly StageEntry[]): StageResult {
   const createdDirectories: string[] = []
   let at = 0
   try {
@@ -116,6 +123,21 @@ function stageDocument(id: number, entries: readonly StageEntry[]): StageResult 
   }
 }
 
+/** The staging thread: stageDocument on every job it is sent, answered in order. */
+const STAGER_SOURCE = `
+const {parentPort} = require('node:worker_threads')
+const stageDocument = ${stageDocument.toString()}
+parentPort.on('message', ({id, entries}) => parentPort.postMessage(stageDocument(require('node:fs'), require('node:path'), id, entries)))
+`
+
+/**
+ * Files staged on this thread before a run starts the staging thread: it takes ~20 ms to start, and a file
+ * costs 0.1-0.8 ms to create on the disks measured here.
+ */
+const STAGE_HERE = 32
+
+const encoder = new TextEncoder()
+
 /** A document of the run: its plan's targets, what writing each does, and where its staging stands. */
 interface RunDocument {
   document: string
@@ -137,8 +159,13 @@ interface RunDocument {
 export class WriteRun {
   private readonly documents: RunDocument[] = []
   private readonly journal: JournalWriter
+  private stagedHere = 0
+  private stager: {worker: Worker; pending: Map<number, (result: StageResult) => void>} | undefined
 
-  constructor(journalFile: string) {
+  constructor(
+    journalFile: string,
+    private readonly disk: DiskView,
+  ) {
     this.journal = new JournalWriter(journalFile)
   }
 
@@ -148,7 +175,7 @@ export class WriteRun {
     this.documents.push(run)
     let current: WriteTarget | undefined
     try {
-      run.statuses = targets.map((target) => ((current = target), preview(target)))
+      run.statuses = targets.map((target) => ((current = target), preview(target, this.disk)))
     } catch (error) {
       run.error = new TargetWriteError(current!, error)
       return
@@ -157,8 +184,8 @@ export class WriteRun {
       .filter((_, k) => run.statuses[k] === 'written')
       .map((target) => {
         const stem = path.join(path.dirname(target.path), `.${path.basename(target.path)}.${process.pid}.${temporaryCounter++}`)
-        const backup = fs.existsSync(target.path) ? `${stem}.bak` : null
-        return {target: target.path, temporary: `${stem}.tmp`, backup, content: target.content, mode: target.mode === undefined ? null : intendedMode(target), makeDirectory: target.makeDirectory}
+        const backup = this.disk.entryOf(target.path) ? `${stem}.bak` : null
+        return {target: target.path, temporary: `${stem}.tmp`, backup, content: encoder.encode(target.content), mode: target.mode === undefined ? null : intendedMode(target), makeDirectory: target.makeDirectory}
       })
     if (run.entries.length === 0) return
     try {
@@ -169,7 +196,11 @@ export class WriteRun {
       run.entries = []
       return
     }
-    run.staged = stageDocument(this.documents.length - 1, run.entries)
+    const id = this.documents.length - 1
+    if (this.stagedHere < STAGE_HERE) {
+      this.stagedHere += run.entries.length
+      run.staged = stageDocument(fs, path, id, run.entries)
+    } else run.staged = this.stageElsewhere(id, run.entries)
   }
 
   /**
@@ -183,6 +214,8 @@ export class WriteRun {
       run.createdDirectories = result.createdDirectories
       if (result.failedAt !== null) this.fail(run, result.failedAt, new Error(result.message), result.left)
     }
+    if (this.stager) void this.stager.worker.terminate()
+    this.stager = undefined
     const staged = this.documents.filter((run) => run.entries.length > 0 && !run.error)
     for (const run of staged.filter((run) => dropped.has(run.document))) {
       this.unstage(run)
@@ -204,6 +237,33 @@ export class WriteRun {
     for (const run of this.documents) if (!run.error && !dropped.has(run.document)) this.changeModes(run)
     this.journal.close(this.documents.some((run) => run.left.length > 0))
     return new Map(this.documents.map((run) => [run.document, run.error ? {error: run.error} : {statuses: run.statuses}]))
+  }
+
+  /** Stage ENTRIES on the staging thread, while this one plans the next documents. */
+  private stageElsewhere(id: number, entries: StageEntry[]): Promise<StageResult> {
+    if (!this.stager) {
+      const worker = new Worker(STAGER_SOURCE, {eval: true})
+      const pending = new Map<number, (result: StageResult) => void>()
+      worker.on('message', (result: StageResult) => {
+        pending.get(result.id)?.(result)
+        pending.delete(result.id)
+      })
+      // A thread that cannot run leaves its jobs to this one (the bytes it was sent went with it: encoded again).
+      worker.on('error', () => {
+        for (const [job, resolve] of pending) {
+          const run = this.documents[job]!
+          for (const entry of run.entries) entry.content = encoder.encode(run.targets.find((target) => target.path === entry.target)!.content)
+          resolve(stageDocument(fs, path, job, run.entries))
+        }
+        pending.clear()
+      })
+      this.stager = {worker, pending}
+    }
+    const stager = this.stager
+    return new Promise((resolve) => {
+      stager.pending.set(id, resolve)
+      stager.worker.postMessage({id, entries}, entries.map((entry) => entry.content.buffer as ArrayBuffer))
+    })
   }
 
   private rename(run: RunDocument): void {
