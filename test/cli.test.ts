@@ -101,6 +101,36 @@ describe('passepartout tangle', () => {
     expect(fs.existsSync(path.join(dir, 'escape.ts'))).toBe(true)
   })
 
+  it('lets targets into the folders named by --allow-outside=DIR, and no others', () => {
+    const dir = folder({'proj/package.json': '{}', 'proj/org/doc.org': block('../../shared/out.ts', 'x'), 'proj/org/other.org': block('../../elsewhere/out.ts', 'y'), 'shared/.keep': '', 'elsewhere/.keep': ''})
+    const result = run(['tangle', '--no-frames', '--allow-outside=../shared'], path.join(dir, 'proj'))
+    expect(result.status).toBe(1)
+    expect(result.stderr.trimEnd().split('\n').map((line) => `${line.split(': ')[0]} ${/\[([^\]]+)\]$/.exec(line)?.[1]}`)).toEqual(['org/other.org:1:1 tangle/outside-root'])
+    expect(fs.readFileSync(path.join(dir, 'shared/out.ts'), 'utf8')).toBe('x\n')
+    expect(fs.existsSync(path.join(dir, 'elsewhere/out.ts'))).toBe(false)
+  })
+
+  it('lets targets under the home folder go where package.json allows them ("allowOutside": ["~/.config"])', () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-home-'))
+    const dir = folder({
+      'package.json': JSON.stringify({passepartout: {allowOutside: ['~/.config']}}),
+      'org/dots.org': block('~/.config/app/init.el', 'x', ' :mkdirp yes'),
+      'org/stray.org': block('~/.bashrc', 'y'),
+    })
+    const result = spawnSync(cli, ['tangle', '--no-frames'], {cwd: dir, encoding: 'utf8', env: {...process.env, HOME: home}})
+    expect(result.status).toBe(1)
+    expect(result.stderr).toMatch(/^org\/stray\.org:1:1: error: .*\[tangle\/outside-root\]\n$/)
+    expect(fs.readFileSync(path.join(home, '.config/app/init.el'), 'utf8')).toBe('x\n')
+    expect(fs.existsSync(path.join(home, '.bashrc'))).toBe(false)
+  })
+
+  it('says when the allowOutside setting is not a list of folders, and allows nothing', () => {
+    const dir = folder({'package.json': JSON.stringify({passepartout: {allowOutside: '~/.config'}}), 'org/doc.org': block('../../x.ts', 'x')})
+    const result = run(['tangle', '--no-frames'], dir)
+    expect(result.status).toBe(1)
+    expect(result.stderr.trimEnd().split('\n').map((line) => `${line.split(': ')[0]} ${/\[([^\]]+)\]$/.exec(line)?.[1]}`)).toEqual(['package.json config/invalid', 'org/doc.org:1:1 tangle/outside-root'])
+  })
+
   it('refuses both documents when two write the same target', () => {
     const dir = folder({'one.org': block('same.ts', 'one'), 'two.org': block('same.ts', 'two')})
     const result = run(['tangle', '.', '--no-frames'], dir)

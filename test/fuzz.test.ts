@@ -13,7 +13,7 @@ import {planDocument} from '../tools/tangle/tangle-document.ts'
 import {generateDocument, mutateDocument} from './differential/generate.ts'
 
 const orgFile = path.join(os.tmpdir(), 'passepartout-fuzz', 'doc.org')
-const plan = (input: string | Uint8Array) => planDocument(orgFile, input, {boundary: path.dirname(orgFile)})
+const plan = (input: string | Uint8Array) => planDocument(orgFile, input, {boundary: {root: path.dirname(orgFile), allowed: []}})
 
 /** Fragments of Org syntax, so that random documents hit the interesting paths. */
 const fragment = fc.constantFrom(

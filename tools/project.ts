@@ -12,6 +12,34 @@ export function findProjectRoot(from: string): string | undefined {
   }
 }
 
+/**
+ * The folders outside the project where targets may go: those named on the command line (GIVEN, relative to
+ * CWD) and in the project's package.json (`"passepartout": {"allowOutside": ["~/.config"]}`, relative to the
+ * project), absolute, `~` expanded with HOME. `/` allows everywhere. A setting that is not a list of strings
+ * is said, not guessed at.
+ */
+export function allowedOutside(project: string | undefined, given: readonly string[], cwd: string): {folders: string[]; problem: string | undefined} {
+  const folders = given.map((folder) => absoluteFolder(folder, cwd))
+  let problem: string | undefined
+  if (project) {
+    let setting: unknown
+    try {
+      setting = (JSON.parse(fs.readFileSync(path.join(project, 'package.json'), 'utf8')) as {passepartout?: {allowOutside?: unknown}})?.passepartout?.allowOutside
+    } catch {
+      setting = undefined
+    }
+    if (Array.isArray(setting) && setting.every((folder) => typeof folder === 'string' && folder !== '')) folders.push(...setting.map((folder) => absoluteFolder(folder, project)))
+    else if (setting !== undefined) problem = '"passepartout": {"allowOutside": …} in package.json must be a list of folders, such as ["~/.config"]'
+  }
+  return {folders: [...new Set(folders)].sort(), problem}
+}
+
+function absoluteFolder(folder: string, base: string): string {
+  const home = process.env.HOME
+  const expanded = home && (folder === '~' || folder.startsWith('~/')) ? path.join(home, folder.slice(1)) : folder
+  return path.resolve(base, expanded)
+}
+
 /** Where a project's skill documents are: each Org document under it is a skill. */
 export function skillsFolder(project: string): string {
   return path.join(project, 'org', 'skills')

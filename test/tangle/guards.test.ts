@@ -54,7 +54,7 @@ describe('the tangle cache and a file saved twice in one clock tick', () => {
     const {TangleCache} = await import('../../tools/tangle/cache.ts')
     const dir = folder({'node_modules/.keep': ''})
     const doc = path.join(dir, 'doc.org')
-    const run = async () => tangle({files: [doc], cache: TangleCache.open(dir, {tool: 'test', allowOutside: false})})
+    const run = async () => tangle({files: [doc], cache: TangleCache.open(dir, {tool: 'test', allowOutside: []})})
     fs.writeFileSync(doc, '#+begin_src typescript :tangle out.ts\nsave 1\n#+end_src\n')
     // A time ahead of the clock stands for "changed in this very tick", whatever the machine's speed.
     const ahead = new Date(Date.now() + 60_000)

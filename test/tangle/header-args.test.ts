@@ -108,7 +108,7 @@ describe('merging', () => {
 
 describe('inheritance and precedence', () => {
   const targets = (text: string) =>
-    planDocument('/tmp/inherit.org', text, {boundary: undefined}).targets.map((t) => [t.fileName, t.content])
+    planDocument('/tmp/inherit.org', text, {boundary: {root: '/', allowed: []}}).targets.map((t) => [t.fileName, t.content])
 
   it('applies #+PROPERTY, the last plain line replacing the earlier ones and + appending', () => {
     const text = ['#+PROPERTY: header-args :tangle first.ts', '#+PROPERTY: header-args :tangle /tmp/second.ts', '#+PROPERTY: header-args+ :padline no', '* A', '#+begin_src sh', 'a', '#+end_src', '#+begin_src sh', 'b', '#+end_src', ''].join('\n')

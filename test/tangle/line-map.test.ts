@@ -7,7 +7,7 @@ import {describe, expect, it} from 'vitest'
 import {planDocument} from '../../tools/tangle/tangle-document.ts'
 import {originAt} from '../../tools/tangle/text.ts'
 
-const target = (text: string) => planDocument('/tmp/map/doc.org', text, {boundary: undefined}).targets[0]!
+const target = (text: string) => planDocument('/tmp/map/doc.org', text, {boundary: {root: '/', allowed: []}}).targets[0]!
 const origins = (text: string, column = 0) => target(text).lines.slice(0, -1).map((line) => originAt(line, column) ?? null)
 
 describe('line origins', () => {

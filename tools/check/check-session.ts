@@ -39,7 +39,8 @@ export interface CheckReport {
 export interface CheckSessionOptions {
   /** The project root, or undefined for files outside any project. */
   project: string | undefined
-  allowOutside?: boolean
+  /** Folders outside the project where targets may go. */
+  allowOutside?: readonly string[]
   /** Check with ts-morph even when the native compiler is installed. */
   warmOnly?: boolean
   /** Skip the documents unchanged since the last tangle (the tangle cache); on by default. */
@@ -57,7 +58,7 @@ export class CheckSession {
   private warm: WarmChecker | undefined
 
   constructor(private readonly options: CheckSessionOptions) {
-    this.generated = new GeneratedFiles(options.project, options.allowOutside === true)
+    this.generated = new GeneratedFiles(options.project, options.allowOutside ?? [])
     const tsconfig = options.project && path.join(options.project, 'tsconfig.json')
     this.tsconfig = tsconfig && fs.existsSync(tsconfig) ? tsconfig : undefined
     const compiler = options.warmOnly ? undefined : nativeCompiler()
@@ -130,7 +131,7 @@ export class CheckSession {
 
   /** Tangle FILES; record what they wrote; the diagnostics of the document graph as it now stands. */
   private async tangle(files: string[], options: {cache: boolean}) {
-    const {project, allowOutside = false} = this.options
+    const {project, allowOutside = []} = this.options
     const cache = project && options.cache && this.options.cache !== false ? TangleCache.open(project, {tool: process.env.PASSEPARTOUT_BUILD ?? '', allowOutside}) : undefined
     const report = await tangle({files, allowOutside, cache, sourceMaps: true})
     const extra: Diagnostic[] = []

@@ -40,7 +40,7 @@ export class GeneratedFiles {
   constructor(
     /** The project root (skills live in its org/skills/, maps in its cache), or undefined outside a project. */
     private readonly project: string | undefined,
-    private readonly allowOutside: boolean,
+    private readonly allowOutside: readonly string[],
   ) {}
 
   /**

@@ -7,14 +7,17 @@ import {CheckSession, hasCheckErrors} from '../check/check-session.ts'
 import {isError} from '../diagnostics.ts'
 import {findProjectRoot} from '../project.ts'
 import {printDiagnostics} from './output.ts'
-import {cacheFolder, resolveInputs, summary, type TangleFlags} from './tangle-command.ts'
+import {allowedFolders, cacheFolder, resolveInputs, summary, type TangleFlags} from './tangle-command.ts'
 import type {CommandContext} from './usage.ts'
 
 export async function runCheck(args: string[], flags: Pick<TangleFlags, 'allowOutside' | 'cache'>, context: CommandContext): Promise<number> {
   const files = resolveInputs(args, context.cwd)
   // The project of the files given, not of the working folder (as for tangle).
-  const session = new CheckSession({project: findProjectRoot(cacheFolder(args, context.cwd)), allowOutside: flags.allowOutside, cache: flags.cache})
+  const folder = cacheFolder(args, context.cwd)
+  const {folders: allowOutside, problems} = allowedFolders(folder, flags, context.cwd)
+  const session = new CheckSession({project: findProjectRoot(folder), allowOutside, cache: flags.cache})
   const report = await session.checkAll(files)
+  report.diagnostics.unshift(...problems)
   printDiagnostics(report.diagnostics, {cwd: context.cwd, frames: context.frames})
   const errors = report.diagnostics.filter(isError).length
   const warnings = report.diagnostics.length - errors

@@ -18,7 +18,7 @@ export type CoreCommand = 'skills' | 'ask' | 'approve' | 'deny' | 'doctor'
 
 export async function runCore(command: CoreCommand, args: string[], flags: {json: boolean}, context: CommandContext): Promise<number> {
   const home = process.env.PASSEPARTOUT_HOME ?? findProjectRoot(import.meta.dirname)!
-  const report = await tangle({files: listOrgFiles(path.join(home, 'org', 'core')), cache: TangleCache.open(home, {tool: process.env.PASSEPARTOUT_BUILD ?? '', allowOutside: false})})
+  const report = await tangle({files: listOrgFiles(path.join(home, 'org', 'core')), cache: TangleCache.open(home, {tool: process.env.PASSEPARTOUT_BUILD ?? '', allowOutside: []})})
   if (hasErrors(report)) {
     printDiagnostics(report.diagnostics, {cwd: context.cwd, frames: context.frames})
     process.stderr.write('passepartout: the core does not tangle; fix the errors above\n')

@@ -22,14 +22,15 @@ async function dispatch(argv: string[], cwd: string): Promise<number> {
   let parsed
   try {
     parsed = parseArgs({
-      args: argv,
+      // A bare --allow-outside allows every folder: the root, as --allow-outside=/ does.
+      args: argv.map((arg) => (arg === '--allow-outside' ? '--allow-outside=/' : arg)),
       allowPositionals: true,
       strict: true,
       options: {
         'dry-run': {type: 'boolean', default: false},
         json: {type: 'boolean', default: false},
         dot: {type: 'boolean', default: false},
-        'allow-outside': {type: 'boolean', default: false},
+        'allow-outside': {type: 'string', multiple: true, default: []},
         'no-cache': {type: 'boolean', default: false},
         frames: {type: 'boolean'},
         'no-frames': {type: 'boolean'},

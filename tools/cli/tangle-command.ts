@@ -3,8 +3,8 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import {diagnostic, displayPath, formatDiagnostic} from '../diagnostics.ts'
-import {findProjectRoot, listOrgFiles} from '../project.ts'
+import {type Diagnostic, diagnostic, displayPath, formatDiagnostic} from '../diagnostics.ts'
+import {allowedOutside, findProjectRoot, listOrgFiles} from '../project.ts'
 import {TangleCache} from '../tangle/cache.ts'
 import {hasErrors, type TangleReport, tangle} from '../tangle/tangle.ts'
 import {printDiagnostics} from './output.ts'
@@ -13,15 +13,19 @@ import {type CommandContext, UsageError} from './usage.ts'
 export interface TangleFlags {
   dryRun: boolean
   json: boolean
-  allowOutside: boolean
+  /** The folders --allow-outside named, as given (a bare --allow-outside names /). */
+  allowOutside: string[]
   /** Reuse what the last run learnt about unchanged documents. */
   cache: boolean
 }
 
 export async function runTangle(args: string[], flags: TangleFlags, context: CommandContext): Promise<number> {
   const files = resolveInputs(args, context.cwd)
-  const cache = flags.cache ? TangleCache.open(cacheFolder(args, context.cwd), {tool: process.env.PASSEPARTOUT_BUILD ?? '', allowOutside: flags.allowOutside}) : undefined
-  const report = await tangle({files, allowOutside: flags.allowOutside, dryRun: flags.dryRun, cache})
+  const folder = cacheFolder(args, context.cwd)
+  const {folders: allowOutside, problems} = allowedFolders(folder, flags, context.cwd)
+  const cache = flags.cache ? TangleCache.open(folder, {tool: process.env.PASSEPARTOUT_BUILD ?? '', allowOutside}) : undefined
+  const report = await tangle({files, allowOutside, dryRun: flags.dryRun, cache})
+  report.diagnostics.unshift(...problems)
   if (flags.json) process.stdout.write(`${JSON.stringify(jsonReport(report, context.cwd), null, 2)}\n`)
   printDiagnostics(report.diagnostics, {cwd: context.cwd, frames: context.frames})
   if (!flags.json) {
@@ -52,6 +56,16 @@ export function cacheFolder(args: string[], cwd: string): string {
   const [first] = inputRoots(args, cwd)
   const folder = fs.existsSync(first!) && !fs.statSync(first!).isDirectory() ? path.dirname(first!) : first!
   return findProjectRoot(folder) ?? folder
+}
+
+/**
+ * The folders outside the project where targets may go, from the command line and the package.json of the
+ * project of FOLDER; a setting that is not a list of folders is said (and allows nothing).
+ */
+export function allowedFolders(folder: string, flags: Pick<TangleFlags, 'allowOutside'>, cwd: string): {folders: string[]; problems: Diagnostic[]} {
+  const project = findProjectRoot(folder)
+  const allowed = allowedOutside(project, flags.allowOutside, cwd)
+  return {folders: allowed.folders, problems: allowed.problem ? [diagnostic(path.join(project!, 'package.json'), 'config/invalid', allowed.problem)] : []}
 }
 
 /** FILE arguments as given, DIR arguments expanded into their Org files. */

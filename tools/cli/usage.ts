@@ -26,7 +26,7 @@ const OPTIONS: Record<OptionName, string> = {
   'dry-run': 'show what would be written, write nothing',
   json: 'print a machine-readable report on stdout',
   dot: 'print the graph in Graphviz DOT',
-  'allow-outside': 'let targets resolve outside the project',
+  'allow-outside': 'let targets go into DIR outside the project (--allow-outside=DIR, repeatable; alone: anywhere)',
   'no-cache': 'tangle every document, even those unchanged since the last run (the cache is node_modules/.cache/passepartout)',
   frames: 'show the Org lines around each diagnostic (default: when stderr is a terminal)',
   'no-frames': 'do not show them',

@@ -101,7 +101,7 @@ export class TangleCache {
    * this tool build and environment: in the project's node_modules/.cache/passepartout/ when it has
    * node_modules, else in the user's cache folder ($XDG_CACHE_HOME, or ~/.cache), one file per real path.
    */
-  static open(folder: string, parts: {tool: string; allowOutside: boolean}): TangleCache | undefined {
+  static open(folder: string, parts: {tool: string; allowOutside: readonly string[]}): TangleCache | undefined {
     if (!parts.tool) return undefined
     const key = JSON.stringify({format: FORMAT, tool: parts.tool, home: process.env.HOME ?? '', umask: processUmask(), allowOutside: parts.allowOutside})
     const cache = new TangleCache(cacheFile(folder), key)

@@ -45,8 +45,8 @@ export interface PlannedDocument {
 }
 
 export interface RunOptions {
-  /** Let targets resolve outside the project (or outside the Org file's folder). */
-  allowOutside: boolean
+  /** Folders outside the project (or outside the Org file's folder) where targets may go; `/` allows everywhere. */
+  allowOutside: readonly string[]
   /** Write the source maps of the code the skill loader runs. */
   sourceMaps: boolean
 }
@@ -77,14 +77,14 @@ export function planForRun(file: string, options: RunOptions, disk: DiskView): P
 }
 
 /** The plan of the Org file FILE as it is on disk: what it would write, line by line with origins. */
-export function planFile(file: string, allowOutside: boolean, disk = new DiskView()): DocumentPlan {
+export function planFile(file: string, allowOutside: readonly string[], disk = new DiskView()): DocumentPlan {
   let bytes: Uint8Array
   try {
     bytes = fs.readFileSync(file)
   } catch (error) {
     return {path: file, targets: [], diagnostics: [diagnostic(file, 'io/read', `cannot read ${file}: ${(error as Error).message}`)], blockCount: 0, failed: true, root: undefined}
   }
-  const boundary = allowOutside ? undefined : (disk.projectRoot(path.dirname(file)) ?? path.dirname(file))
+  const boundary = {root: disk.projectRoot(path.dirname(file)) ?? path.dirname(file), allowed: allowOutside}
   return planDocument(file, bytes, {boundary, disk})
 }
 

@@ -52,8 +52,8 @@ export interface DocumentPlan {
 }
 
 export interface PlanOptions {
-  /** Targets must stay inside this directory (the project root, or the Org file's folder). */
-  boundary: string | undefined
+  /** Targets must stay inside this folder (the project root, or the Org file's folder) or one of `allowed`. */
+  boundary: {root: string; allowed: readonly string[]}
   /** File-system lookups shared by the documents of one run. */
   disk?: DiskView
 }
@@ -114,20 +114,26 @@ export function planDocument(orgPath: string, input: Uint8Array | string, option
  */
 function checkTargets(
   targets: TargetPlan[],
-  boundary: string | undefined,
+  boundary: PlanOptions['boundary'],
   disk: DiskView,
   report: (ruleId: RuleId, reason: string, place: Position | undefined) => void,
 ): TargetPlan[] {
   const created = new Set<string>()
   const byPath = new Map<string, TargetPlan>()
-  const root = boundary === undefined ? undefined : disk.realpath(boundary)
+  // Real paths: a folder reached through a link is where the link leads.
+  const inside = [boundary.root, ...boundary.allowed].map((folder) => disk.realpath(folder))
   for (const target of targets) {
     const place = target.blocks[0]?.open
     const directory = path.dirname(target.path)
     const unusable = unusablePath(target.path, disk)
     if (unusable) throw new Failure(`:tangle ${printableName(target.fileName)} cannot be written: ${unusable}`, place, 'io/write')
-    if (root !== undefined && !isInside(path.join(disk.realpath(directory), path.basename(target.path)), root)) {
-      throw new Failure(`:tangle ${target.fileName} resolves to ${target.path}, outside ${boundary}; pass --allow-outside to permit it`, place, 'tangle/outside-root')
+    const real = disk.realTarget(target.path)
+    if (!inside.some((folder) => folder === path.sep || isInside(real, folder))) {
+      throw new Failure(
+        `:tangle ${target.fileName} resolves to ${target.path}, outside ${boundary.root}; allow its folder with --allow-outside=DIR or "passepartout": {"allowOutside": ["DIR"]} in package.json`,
+        place,
+        'tangle/outside-root',
+      )
     }
     const earlier = byPath.get(target.path)
     if (earlier) {

@@ -16,8 +16,8 @@ import {type DocumentWriteResult, preview, type WriteStatus, WriteRun} from './w
 export interface TangleOptions {
   /** Absolute paths of the Org files. */
   files: string[]
-  /** Let targets resolve outside the project (or outside the Org file's folder). */
-  allowOutside?: boolean
+  /** Folders outside the project (or outside the Org file's folder) where targets may go; `/` allows everywhere. */
+  allowOutside?: readonly string[]
   /** Plan and report, write nothing. */
   dryRun?: boolean
   /** Reuse the results of documents that did not change since the last run. */
@@ -82,7 +82,7 @@ export async function tangle(options: TangleOptions): Promise<TangleReport> {
     if (cached) documents[index] = fromCache(file, cached)
     else toPlan.push(index)
   })
-  const runOptions = {allowOutside: options.allowOutside === true, sourceMaps: options.sourceMaps === true}
+  const runOptions = {allowOutside: options.allowOutside ?? [], sourceMaps: options.sourceMaps === true}
   // The reader and the planner are loaded only when a document must be read: a run the cache answers does without.
   const {planForRun} = toPlan.length > 0 ? await import('./run-document.ts') : {planForRun: undefined}
   for (const index of toPlan) {
