@@ -20,6 +20,8 @@ export const RULES = {
   'org/ignored-property-drawer': ['warning', 'a :PROPERTIES: drawer where Org does not read properties'],
   'org/latin-1': ['warning', 'the file is not valid UTF-8; it is read as Latin-1, as Emacs does'],
   'org/mixed-line-endings': ['warning', 'CRLF and LF line endings mixed: Emacs keeps the CRs, which breaks block lines'],
+  'org/setupfile-unreadable': ['warning', 'a #+SETUPFILE: that cannot be read: Org goes on without its keywords'],
+  'org/setupfile-cycle': ['warning', 'a #+SETUPFILE: already being read (a cycle): Org skips it'],
   'header/unknown-argument': ['warning', 'a header argument Org does not know (names are case-sensitive)'],
   'header/unusual-value': ['warning', 'a header-argument value outside the documented set, and how Org reads it'],
   'header/lisp-ignored': ['warning', 'an Emacs Lisp form in a header argument that tangling does not use'],

@@ -67,10 +67,37 @@ export interface ReadResult {
 const DEFAULT_TODO_KEYWORDS = ['TODO', 'DONE']
 const RAW_BLOCKS = new Set(['EXAMPLE', 'EXPORT', 'COMMENT', 'VERSE'])
 
+export interface ReadOptions {
+  /**
+   * The TODO keywords in effect, when they come from elsewhere too (a `#+SETUPFILE:`): by default, those of
+   * the document's own `#+TODO:` lines (`todoKeywordsOf`).
+   */
+  todoKeywords?: readonly string[]
+}
+
 /** Read an Org document (bytes are decoded as Emacs would). */
-export function readOrg(input: string | Uint8Array): ReadResult {
+export function readOrg(input: string | Uint8Array, options: ReadOptions = {}): ReadResult {
   const decoded = decodeOrg(input)
-  return new Scanner(decoded.text).run(decoded)
+  return new Scanner(decoded.text).run(decoded, options)
+}
+
+/**
+ * The TODO keywords of `#+TODO:`, `#+SEQ_TODO:` and `#+TYP_TODO:` lines (KEYWORDS, in order), as
+ * `org-set-regexps-and-options` reads them: every word but `|`, without its `(k@/!)` shortcut; Org's
+ * `TODO DONE` when there is no such line.
+ */
+export function todoKeywordsOf(keywords: readonly {key: string; value: string}[]): string[] {
+  const found: string[] = []
+  let any = false
+  for (const keyword of keywords) {
+    if (!['TODO', 'SEQ_TODO', 'TYP_TODO'].includes(keyword.key)) continue
+    any = true
+    for (const word of keyword.value.split(/[ \t\n\r\f\v]+/)) {
+      if (word === '' || word === '|') continue
+      found.push(word.replace(/^(.*?)(?:\([^!@/]?.*?\))?$/, '$1'))
+    }
+  }
+  return any ? found : DEFAULT_TODO_KEYWORDS
 }
 
 interface Container {
@@ -128,7 +155,7 @@ class Scanner {
     this.index()
   }
 
-  run(decoded: {eol: OrgRoot['data']['eol']; encoding: OrgRoot['data']['encoding']}): ReadResult {
+  run(decoded: {eol: OrgRoot['data']['eol']; encoding: OrgRoot['data']['encoding']}, options: ReadOptions): ReadResult {
     const lines = this.lines
     let i = this.fileProperties()
     const stack: Container[] = []
@@ -149,7 +176,7 @@ class Scanner {
       const limit = top ? top.end : Math.min(this.headlines.next(i), lines.length)
       i = this.element(i, limit, stack)
     }
-    const todoKeywords = this.todoKeywords()
+    const todoKeywords = [...(options.todoKeywords ?? todoKeywordsOf(this.nodes.filter((node): node is Keyword => node.type === 'keyword')))]
     for (const headline of this.headlineNodes) this.finishHeadline(headline, todoKeywords)
     const root: OrgRoot = {
       type: 'root',
@@ -525,20 +552,6 @@ class Scanner {
       position: this.position(i, 0, end, lines[end]!.length),
     }
     this.nodes.push(node)
-  }
-
-  private todoKeywords(): string[] {
-    const keywords: string[] = []
-    let any = false
-    for (const node of this.nodes) {
-      if (node.type !== 'keyword' || !['TODO', 'SEQ_TODO', 'TYP_TODO'].includes(node.key)) continue
-      any = true
-      for (const word of node.value.split(/[ \t\n\r\f\v]+/)) {
-        if (word === '' || word === '|') continue
-        keywords.push(word.replace(/^(.*?)(?:\([^!@/]?.*?\))?$/, '$1'))
-      }
-    }
-    return any ? keywords : DEFAULT_TODO_KEYWORDS
   }
 
   private linePosition(line: number): Position {

@@ -8,11 +8,11 @@ import type {Plugin} from 'unified'
 import type {VFile} from 'vfile'
 import {RULES, type RuleId} from '../diagnostics.ts'
 import type {OrgRoot} from './ast.ts'
-import {readOrg} from './parse.ts'
+import {readOrg, type ReadOptions} from './parse.ts'
 
-export const orgParse: Plugin<[], string, OrgRoot> = function () {
+export const orgParse: Plugin<[ReadOptions?], string, OrgRoot> = function (options = {}) {
   this.parser = (_document: string, file: VFile): OrgRoot => {
-    const {root, problems} = readOrg(file.value)
+    const {root, problems} = readOrg(file.value, options)
     for (const problem of problems) {
       const message = file.message(problem.reason, {place: problem.place, ruleId: problem.ruleId, source: 'passepartout'})
       message.fatal = RULES[problem.ruleId][0] === 'error'

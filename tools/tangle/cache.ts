@@ -34,6 +34,8 @@ export interface CachedTarget {
 
 export interface CachedDocument {
   stamp: Stamp
+  /** The other files the document read (setup files), with their stamps; null for one that did not exist. */
+  inputs: {path: string; stamp: Stamp | null}[]
   blockCount: number
   targets: CachedTarget[]
   warnings: PlainDiagnostic[]
@@ -47,7 +49,7 @@ export interface CachedDocument {
 const RACY_MS = 50
 
 /** Changes whenever what the cache holds changes shape. */
-const FORMAT = 3
+const FORMAT = 4
 
 interface CacheFile {
   key: string
@@ -63,6 +65,7 @@ const cacheFileShape = object({
   documents: record(
     object({
       stamp: stampShape,
+      inputs: array(object({path: string, stamp: nullable(stampShape)})),
       blockCount: number,
       targets: array(object({path: string, fileName: string, blockLines: array(number), mode: nullable(number), lineCount: number, stamp: stampShape})),
       warnings: array(
@@ -131,7 +134,10 @@ export class TangleCache {
   lookup(orgPath: string): CachedDocument | undefined {
     const cached = this.documents[orgPath]
     if (!cached) return undefined
-    const valid = sameStamp(stampOf(orgPath), cached.stamp) && cached.targets.every((target) => sameStamp(stampOf(target.path), target.stamp))
+    const valid =
+      sameStamp(stampOf(orgPath), cached.stamp) &&
+      cached.targets.every((target) => sameStamp(stampOf(target.path), target.stamp)) &&
+      cached.inputs.every((input) => (input.stamp === null ? !stampOf(input.path) : sameStamp(stampOf(input.path), input.stamp)))
     if (!valid) {
       delete this.documents[orgPath]
       this.dirty = true
@@ -140,7 +146,7 @@ export class TangleCache {
     return cached
   }
 
-  record(orgPath: string, blockCount: number, targets: Omit<CachedTarget, 'stamp'>[], warnings: readonly Diagnostic[], meta: DocumentMeta): void {
+  record(orgPath: string, blockCount: number, targets: Omit<CachedTarget, 'stamp'>[], warnings: readonly Diagnostic[], meta: DocumentMeta, inputs: readonly string[]): void {
     const stamp = stampOf(orgPath)
     const stamped = targets.map((target) => ({...target, stamp: stampOf(target.path)}))
     if (!stamp || stamped.some((target) => !target.stamp)) return
@@ -152,6 +158,7 @@ export class TangleCache {
     }
     this.documents[orgPath] = {
       stamp,
+      inputs: inputs.map((input) => ({path: input, stamp: stampOf(input) ?? null})),
       blockCount,
       targets: stamped as CachedTarget[],
       warnings: warnings.map(toPlainDiagnostic),

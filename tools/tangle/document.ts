@@ -6,6 +6,7 @@
  */
 import type {Headline, NamedElement, OrgRoot, PropertyDrawer, SrcBlock} from '../org/ast.ts'
 import {type HeaderArgument, parseHeaderArguments} from './header-args.ts'
+import type {DocumentKeyword} from './setup-files.ts'
 import {type LispContext, systemTypeOf} from './lisp-eval.ts'
 
 export class OrgDocument {
@@ -28,6 +29,8 @@ export class OrgDocument {
     /** Absolute path of the Org file. */
     readonly path: string,
     readonly root: OrgRoot,
+    /** The keywords in effect, when setup files add to the document's own (setup-files.ts). */
+    keywords?: readonly DocumentKeyword[],
   ) {
     this.lines = root.data.lines
     this.lispContext = {file: path, home: process.env.HOME, systemType: systemTypeOf(process.platform)}
@@ -41,8 +44,9 @@ export class OrgDocument {
       }
       else if (node.type === 'namedElement') this.namedElements.push(node)
       else if (node.type === 'propertyDrawer') this.drawers.set(node.headline, node)
-      else if (node.type === 'keyword') this.keywords.push({key: node.key, value: node.value, line: node.position.start.line})
+      else if (node.type === 'keyword' && !keywords) this.keywords.push({key: node.key, value: node.value, line: node.position.start.line})
     }
+    if (keywords) this.keywords.push(...keywords)
     for (const keyword of this.keywords) {
       if (keyword.key !== 'PROPERTY') continue
       const match = /^([^\t\n\f\r \u00a0\u2000-\u200b\u202f\u205f\u3000]+)[ \t]+([^\n]*)$/.exec(keyword.value)

@@ -42,6 +42,8 @@ export interface PlannedDocument {
   /** What the document declares about itself; absent when it could not be read. */
   meta: DocumentMeta | undefined
   targets: WriteTarget[]
+  /** The other files it read (setup files), absolute. */
+  inputs: string[]
 }
 
 export interface RunOptions {
@@ -60,6 +62,7 @@ export function planForRun(file: string, options: RunOptions, disk: DiskView): P
     blockCount: plan.blockCount,
     diagnostics: plan.diagnostics,
     meta: plan.root && documentMeta(plan.path, plan.root),
+    inputs: plan.inputs,
     targets: plan.targets.map((target) => ({
       path: target.path,
       fileName: target.fileName,
@@ -82,7 +85,7 @@ export function planFile(file: string, allowOutside: readonly string[], disk = n
   try {
     bytes = fs.readFileSync(file)
   } catch (error) {
-    return {path: file, targets: [], diagnostics: [diagnostic(file, 'io/read', `cannot read ${file}: ${(error as Error).message}`)], blockCount: 0, failed: true, root: undefined}
+    return {path: file, targets: [], diagnostics: [diagnostic(file, 'io/read', `cannot read ${file}: ${(error as Error).message}`)], blockCount: 0, failed: true, root: undefined, inputs: []}
   }
   const boundary = {root: disk.projectRoot(path.dirname(file)) ?? path.dirname(file), allowed: allowOutside}
   return planDocument(file, bytes, {boundary, disk})

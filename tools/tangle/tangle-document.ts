@@ -8,9 +8,11 @@ import path from 'node:path'
 import {unified} from 'unified'
 import type {Position} from 'unist'
 import {VFile} from 'vfile'
-import {type Diagnostic, diagnostic, type RuleId} from '../diagnostics.ts'
+import {type Diagnostic, diagnostic, isError, type RuleId} from '../diagnostics.ts'
 import type {OrgRoot, SrcBlock} from '../org/ast.ts'
+import {todoKeywordsOf} from '../org/parse.ts'
 import {orgParse} from '../org/plugin.ts'
+import {collectKeywords, namesSetupFiles} from './setup-files.ts'
 import {assembleFile} from './assemble.ts'
 import {BabelIndex} from './babel-scan.ts'
 import {BlockInfos} from './block-info.ts'
@@ -49,6 +51,8 @@ export interface DocumentPlan {
   failed: boolean
   /** The document as read (its keywords, its text for code frames); undefined when it could not be read. */
   root: OrgRoot | undefined
+  /** The other files it read (setup files), absolute: a change to one changes the plan. */
+  inputs: string[]
 }
 
 export interface PlanOptions {
@@ -62,9 +66,15 @@ const reader = unified().use(orgParse).freeze()
 
 export function planDocument(orgPath: string, input: Uint8Array | string, options: PlanOptions): DocumentPlan {
   const file = path.resolve(orgPath)
-  const vfile = new VFile({path: file, value: input})
-  const root = reader.parse(vfile) as OrgRoot
-  const diagnostics: Diagnostic[] = [...vfile.messages]
+  let vfile = new VFile({path: file, value: input})
+  let root = reader.parse(vfile) as OrgRoot
+  const setup = namesSetupFiles(root) ? collectKeywords(file, root) : undefined
+  if (setup?.keywords.some((keyword) => keyword.key.endsWith('TODO'))) {
+    // A setup file's #+TODO: lines change which words of a headline are its TODO keyword: read again with them.
+    vfile = new VFile({path: file, value: input})
+    root = unified().use(orgParse, {todoKeywords: todoKeywordsOf(setup.keywords)}).parse(vfile) as OrgRoot
+  }
+  const diagnostics: Diagnostic[] = [...vfile.messages, ...(setup?.diagnostics ?? [])]
   const seen = new Set<string>()
   const report = (ruleId: RuleId, reason: string, place: Position | undefined) => {
     const key = `${ruleId}:${place?.start.line}:${place?.start.column}:${reason}`
@@ -76,10 +86,11 @@ export function planDocument(orgPath: string, input: Uint8Array | string, option
   if (root.data.eol === 'lf' && root.data.text.includes('\r\n')) {
     report('org/mixed-line-endings', 'this file mixes CRLF and LF line endings: Emacs then keeps every CR, so lines like #+end_src\\r no longer end blocks', undefined)
   }
-  const doc = new OrgDocument(file, root)
+  const doc = new OrgDocument(file, root, setup?.keywords)
   lintHeaderArguments(doc, report)
   const context: NowebContext = {doc, infos: new BlockInfos(doc), babel: new BabelIndex(doc), point: 0, warn: report}
-  const plan: DocumentPlan = {path: file, targets: [], diagnostics, blockCount: 0, failed: false, root}
+  const plan: DocumentPlan = {path: file, targets: [], diagnostics, blockCount: 0, failed: diagnostics.some(isError), root, inputs: setup?.inputs ?? []}
+  if (plan.failed) return plan
   try {
     const groups = collectBlocks(context)
     const targets: TargetPlan[] = []

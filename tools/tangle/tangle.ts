@@ -50,6 +50,8 @@ export interface DocumentOutcome {
   /** What the document declares about itself; absent when it could not be read. */
   meta: DocumentMeta | undefined
   targets: TargetOutcome[]
+  /** The other files it read (setup files), absolute. */
+  inputs: string[]
 }
 
 export interface TangleReport {
@@ -120,6 +122,7 @@ function fromPlan(planned: PlannedDocument): DocumentOutcome {
     diagnostics: planned.diagnostics,
     cached: false,
     meta: planned.meta,
+    inputs: planned.inputs,
     targets: planned.targets.map((target) => ({
       path: target.path,
       fileName: target.fileName,
@@ -140,6 +143,7 @@ function fromCache(file: string, cached: CachedDocument): DocumentOutcome {
     diagnostics: cachedWarnings(cached),
     cached: true,
     meta: {path: file, ...cached.meta},
+    inputs: cached.inputs.map((input) => input.path),
     targets: cached.targets.map((target) => ({
       path: target.path,
       fileName: target.fileName,
@@ -191,7 +195,7 @@ function settle(document: DocumentOutcome, result: DocumentWriteResult, cache: T
   document.targets.forEach((target, k) => (target.status = result.statuses[k]!))
   const warnings = document.diagnostics.filter((message) => !isError(message))
   const targets = document.targets.map((t) => ({path: t.path, fileName: t.fileName, blockLines: t.blockLines, mode: t.mode ?? null, lineCount: t.lineCount}))
-  if (document.meta) cache?.record(document.path, document.blockCount, targets, warnings, document.meta)
+  if (document.meta) cache?.record(document.path, document.blockCount, targets, warnings, document.meta, document.inputs)
 }
 
 function refuse(document: DocumentOutcome, cache: TangleCache | undefined): void {
