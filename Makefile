@@ -15,11 +15,11 @@ setup:
 
 # Tangle, then type-check the generated TypeScript and the skills' capabilities.
 tangle: $(DEPS)
-	$(CLI) check
+	$(CLI) check --prune
 
 # The generated code's types (after tangling), then the toolchain's, benchmarks included.
 check: $(DEPS)
-	$(CLI) check
+	$(CLI) check --prune
 	npx tsc -p tsconfig.json --noEmit
 
 # The core's and the skills' tests are tangled from org/: tangle and check everything first.
@@ -32,7 +32,7 @@ watch: $(DEPS)
 # Tangle and check everything, boot the core's skills once and print the catalog, then send
 # one line through the whole loop with the offline backend to show the gate trace.
 run: $(DEPS)
-	$(CLI) check
+	$(CLI) check --prune
 	$(CLI) skills
 	PASSEPARTOUT_BACKENDS=offline $(CLI) ask 'hello from make run'
 

@@ -29,6 +29,8 @@ export const RULES = {
   'noweb/unresolved': ['warning', 'a noweb reference that matches no block: Org inserts nothing'],
   'noweb/looks-like-code': ['warning', 'code such as a shift or a generic that Org reads as a noweb reference'],
   'tangle/duplicate-target': ['warning', 'two spellings of one target in one document: the later replaces the earlier'],
+  'tangle/overwrites-edit': ['warning', 'a target edited since it was tangled, which this tangle replaces (Emacs does so silently)'],
+  'tangle/orphaned-target': ['warning', 'a file a document wrote and no longer writes (a renamed :tangle, a removed block or document): --prune removes it'],
   'tangle/emacs-error': ['error', 'Org fails here; nothing of the document is written'],
   'tangle/lisp-form': ['error', 'a header argument written as an Emacs Lisp form outside the small, pure part of Emacs Lisp passepartout evaluates'],
   'tangle/needs-evaluation': ['error', 'tangling would run code (<<name()>>, :var name=block)'],

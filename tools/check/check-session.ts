@@ -17,6 +17,7 @@ import {buildGraph} from '../graph/document-graph.ts'
 import type {DocumentMeta} from '../org/document-meta.ts'
 import {TangleCache} from '../tangle/cache.ts'
 import {type TangleReport, tangle} from '../tangle/tangle.ts'
+import {WrittenFiles} from '../tangle/written.ts'
 import type {TsProblem} from './checker.ts'
 import {GeneratedFiles} from './generated-files.ts'
 import {NativeChecker, nativeCompiler, nativeWorkDir} from './native-checker.ts'
@@ -45,6 +46,10 @@ export interface CheckSessionOptions {
   warmOnly?: boolean
   /** Skip the documents unchanged since the last tangle (the tangle cache); on by default. */
   cache?: boolean
+  /** Remove the files documents no longer write, when they hold exactly what was tangled. */
+  prune?: boolean
+  /** The folders the checks cover, where a document that no longer exists leaves orphans. */
+  folders?: readonly string[]
 }
 
 export class CheckSession {
@@ -56,9 +61,12 @@ export class CheckSession {
   private readonly tsconfig: string | undefined
   private readonly native: NativeChecker | undefined
   private warm: WarmChecker | undefined
+  /** What each document wrote (written.ts), kept for the session. */
+  private readonly written: WrittenFiles | undefined
 
   constructor(private readonly options: CheckSessionOptions) {
     this.generated = new GeneratedFiles(options.project, options.allowOutside ?? [])
+    this.written = options.project ? WrittenFiles.open(options.project) : undefined
     const tsconfig = options.project && path.join(options.project, 'tsconfig.json')
     this.tsconfig = tsconfig && fs.existsSync(tsconfig) ? tsconfig : undefined
     const compiler = options.warmOnly ? undefined : nativeCompiler()
@@ -133,7 +141,7 @@ export class CheckSession {
   private async tangle(files: string[], options: {cache: boolean}) {
     const {project, allowOutside = []} = this.options
     const cache = project && options.cache && this.options.cache !== false ? TangleCache.open(project, {tool: process.env.PASSEPARTOUT_BUILD ?? '', allowOutside}) : undefined
-    const report = await tangle({files, allowOutside, cache, sourceMaps: true})
+    const report = await tangle({files, allowOutside, cache, sourceMaps: true, written: this.written, prune: this.options.prune, folders: this.options.folders})
     const extra: Diagnostic[] = []
     const touched = report.documents.flatMap((document) => this.generated.record(document, extra))
     for (const document of report.documents) {

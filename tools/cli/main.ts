@@ -32,6 +32,7 @@ async function dispatch(argv: string[], cwd: string): Promise<number> {
         dot: {type: 'boolean', default: false},
         'allow-outside': {type: 'string', multiple: true, default: []},
         'no-cache': {type: 'boolean', default: false},
+        prune: {type: 'boolean', default: false},
         frames: {type: 'boolean'},
         'no-frames': {type: 'boolean'},
         help: {type: 'boolean', short: 'h', default: false},
@@ -61,7 +62,7 @@ async function dispatch(argv: string[], cwd: string): Promise<number> {
     }
   }
   const context: CommandContext = {cwd, frames: values['no-frames'] ? false : (values.frames ?? process.stderr.isTTY === true)}
-  const flags = {dryRun: values['dry-run'], json: values.json, allowOutside: values['allow-outside'], cache: !values['no-cache']}
+  const flags = {dryRun: values['dry-run'], json: values.json, allowOutside: values['allow-outside'], cache: !values['no-cache'], prune: values.prune}
   // Each command is loaded when it runs: `tangle` does not pay for the type checker.
   switch (command) {
     case 'tangle':

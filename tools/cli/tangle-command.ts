@@ -7,6 +7,7 @@ import {type Diagnostic, diagnostic, displayPath, formatDiagnostic} from '../dia
 import {allowedOutside, findProjectRoot, listOrgFiles} from '../project.ts'
 import {TangleCache} from '../tangle/cache.ts'
 import {hasErrors, type TangleReport, tangle} from '../tangle/tangle.ts'
+import {WrittenFiles} from '../tangle/written.ts'
 import {printDiagnostics} from './output.ts'
 import {type CommandContext, UsageError} from './usage.ts'
 
@@ -17,6 +18,8 @@ export interface TangleFlags {
   allowOutside: string[]
   /** Reuse what the last run learnt about unchanged documents. */
   cache: boolean
+  /** Remove the files documents no longer write. */
+  prune: boolean
 }
 
 export async function runTangle(args: string[], flags: TangleFlags, context: CommandContext): Promise<number> {
@@ -24,7 +27,7 @@ export async function runTangle(args: string[], flags: TangleFlags, context: Com
   const folder = cacheFolder(args, context.cwd)
   const {folders: allowOutside, problems} = allowedFolders(folder, flags, context.cwd)
   const cache = flags.cache ? TangleCache.open(folder, {tool: process.env.PASSEPARTOUT_BUILD ?? '', allowOutside}) : undefined
-  const report = await tangle({files, allowOutside, dryRun: flags.dryRun, cache})
+  const report = await tangle({files, allowOutside, dryRun: flags.dryRun, cache, written: WrittenFiles.open(folder), prune: flags.prune, folders: inputFolders(args, context.cwd)})
   report.diagnostics.unshift(...problems)
   if (flags.json) process.stdout.write(`${JSON.stringify(jsonReport(report, context.cwd), null, 2)}\n`)
   printDiagnostics(report.diagnostics, {cwd: context.cwd, frames: context.frames})
@@ -35,6 +38,7 @@ export async function runTangle(args: string[], flags: TangleFlags, context: Com
         process.stdout.write(`${verb} ${displayPath(outcome.path, context.cwd)} (${outcome.blockLines.length} blocks from ${displayPath(outcome.document, context.cwd)})\n`)
       }
     }
+    printPruned(report, flags.dryRun, context.cwd)
     process.stdout.write(`${summary(report, flags.dryRun)}\n`)
   }
   return hasErrors(report) ? 1 : 0
@@ -66,6 +70,16 @@ export function allowedFolders(folder: string, flags: Pick<TangleFlags, 'allowOu
   const project = findProjectRoot(folder)
   const allowed = allowedOutside(project, flags.allowOutside, cwd)
   return {folders: allowed.folders, problems: allowed.problem ? [diagnostic(path.join(project!, 'package.json'), 'config/invalid', allowed.problem)] : []}
+}
+
+/** The folders among what ARGS name (the project's org/ when none is named): where deleted documents are looked for. */
+export function inputFolders(args: string[], cwd: string): string[] {
+  return inputRoots(args, cwd).filter((root) => fs.statSync(root, {throwIfNoEntry: false})?.isDirectory())
+}
+
+/** One line for each file removed (or, dry, that would be) because no document writes it any more. */
+export function printPruned(report: TangleReport, dryRun: boolean, cwd: string): void {
+  for (const file of report.pruned) process.stdout.write(`${dryRun ? 'would remove' : 'removed'} ${displayPath(file.path, cwd)} (${displayPath(file.document, cwd)} no longer writes it)\n`)
 }
 
 /** FILE arguments as given, DIR arguments expanded into their Org files. */
@@ -116,6 +130,7 @@ function jsonReport(report: TangleReport, cwd: string) {
         lines: target.lineCount,
       })),
     })),
+    pruned: report.pruned.map((file) => ({path: displayPath(file.path, cwd), document: displayPath(file.document, cwd)})),
     diagnostics: report.diagnostics.map((message) => ({
       file: message.file ? displayPath(message.file, cwd) : null,
       line: message.line ?? null,

@@ -20,13 +20,14 @@ export interface CommandContext {
   frames: boolean
 }
 
-export type OptionName = 'dry-run' | 'json' | 'dot' | 'allow-outside' | 'no-cache' | 'frames' | 'no-frames'
+export type OptionName = 'dry-run' | 'json' | 'dot' | 'allow-outside' | 'no-cache' | 'prune' | 'frames' | 'no-frames'
 
 const OPTIONS: Record<OptionName, string> = {
   'dry-run': 'show what would be written, write nothing',
   json: 'print a machine-readable report on stdout',
   dot: 'print the graph in Graphviz DOT',
   'allow-outside': 'let targets go into DIR outside the project (--allow-outside=DIR, repeatable; alone: anywhere)',
+  prune: 'remove the files documents no longer write (a renamed :tangle, a removed block or document), when they hold exactly what was tangled',
   'no-cache': 'tangle every document, even those unchanged since the last run (the cache is node_modules/.cache/passepartout)',
   frames: 'show the Org lines around each diagnostic (default: when stderr is a terminal)',
   'no-frames': 'do not show them',
@@ -41,9 +42,9 @@ interface CommandHelp {
 }
 
 export const COMMANDS: Record<string, CommandHelp> = {
-  tangle: {arguments: '[FILE|DIR ...]', summary: "write the files the Org documents' blocks tangle to (default: every .org file under the project's org/)", options: ['dry-run', 'json', 'allow-outside', 'no-cache', ...ORG_OUTPUT]},
-  watch: {arguments: '[FILE|DIR ...]', summary: 'tangle, then tangle again after each saved change until interrupted (Ctrl-C)', options: ['allow-outside', 'no-cache', ...ORG_OUTPUT]},
-  check: {arguments: '[FILE|DIR ...]', summary: 'tangle, then type-check the generated TypeScript and hold skills to their #+CAPABILITIES:, every problem at its Org line', options: ['allow-outside', 'no-cache', ...ORG_OUTPUT]},
+  tangle: {arguments: '[FILE|DIR ...]', summary: "write the files the Org documents' blocks tangle to (default: every .org file under the project's org/)", options: ['dry-run', 'json', 'allow-outside', 'no-cache', 'prune', ...ORG_OUTPUT]},
+  watch: {arguments: '[FILE|DIR ...]', summary: 'tangle, then tangle again after each saved change until interrupted (Ctrl-C)', options: ['allow-outside', 'no-cache', 'prune', ...ORG_OUTPUT]},
+  check: {arguments: '[FILE|DIR ...]', summary: 'tangle, then type-check the generated TypeScript and hold skills to their #+CAPABILITIES:, every problem at its Org line', options: ['allow-outside', 'no-cache', 'prune', ...ORG_OUTPUT]},
   deps: {arguments: '[FILE|DIR ...]', summary: 'the documents in load order (#+DEPENDS_ON: and :ID:)', options: ['json', 'dot', ...ORG_OUTPUT]},
   skills: {arguments: '', summary: "boot the project's skills (org/skills/) once and print the catalog; exit 1 when a mandatory skill is not ready", options: ['json', ...ORG_OUTPUT]},
   ask: {arguments: 'TEXT', summary: 'send TEXT through Perceive, Reason and Act once and print each attempt, the gate trace, the action and any approval it waits for; exit 1 when no backend answered', options: ['json', ...ORG_OUTPUT]},

@@ -107,7 +107,7 @@ export class TangleCache {
   static open(folder: string, parts: {tool: string; allowOutside: readonly string[]}): TangleCache | undefined {
     if (!parts.tool) return undefined
     const key = JSON.stringify({format: FORMAT, tool: parts.tool, home: process.env.HOME ?? '', umask: processUmask(), allowOutside: parts.allowOutside})
-    const cache = new TangleCache(cacheFile(folder), key)
+    const cache = new TangleCache(stateFile(folder, 'tangle'), key)
     let text: string
     try {
       text = fs.readFileSync(cache.file, 'utf8')
@@ -201,8 +201,13 @@ function sameStamp(a: Stamp | undefined, b: Stamp): boolean {
   return a !== undefined && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.ino === b.ino
 }
 
-function cacheFile(folder: string): string {
-  if (fs.existsSync(path.join(folder, 'node_modules'))) return path.join(folder, 'node_modules', '.cache', 'passepartout', 'tangle.json')
+/**
+ * Where the tangle's state named NAME (`tangle`, `written`) for the documents under FOLDER is kept: in the
+ * project's node_modules/.cache/passepartout/ when it has node_modules, else in the user's cache folder
+ * ($XDG_CACHE_HOME, or ~/.cache), one file per real path of FOLDER.
+ */
+export function stateFile(folder: string, name: string): string {
+  if (fs.existsSync(path.join(folder, 'node_modules'))) return path.join(folder, 'node_modules', '.cache', 'passepartout', `${name}.json`)
   let real = folder
   try {
     real = fs.realpathSync(folder)
@@ -210,5 +215,5 @@ function cacheFile(folder: string): string {
     // A folder that does not exist has no documents to cache; its path names the file all the same.
   }
   const home = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache')
-  return path.join(home, 'passepartout', `tangle-${createHash('sha256').update(real).digest('hex').slice(0, 24)}.json`)
+  return path.join(home, 'passepartout', `${name}-${createHash('sha256').update(real).digest('hex').slice(0, 24)}.json`)
 }

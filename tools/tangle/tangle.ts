@@ -11,7 +11,9 @@ import {type CachedDocument, cachedWarnings, type TangleCache} from './cache.ts'
 import {DiskView} from './disk.ts'
 import {journalFolder, journalPath, recoverJournals} from './journal.ts'
 import type {PlannedDocument} from './run-document.ts'
+import {type PrunedFile, settleOrphans} from './orphans.ts'
 import {type DocumentWriteResult, preview, type WriteStatus, WriteRun} from './write.ts'
+import {hashOf, type WrittenFiles} from './written.ts'
 
 export interface TangleOptions {
   /** Absolute paths of the Org files. */
@@ -24,6 +26,15 @@ export interface TangleOptions {
   cache?: TangleCache
   /** Write the source maps of the code the skill loader runs (source-map.ts). */
   sourceMaps?: boolean
+  /**
+   * What each document wrote before (written.ts): a target edited since is said before it is replaced, and
+   * the files a document no longer writes are said, or removed with `prune`.
+   */
+  written?: WrittenFiles
+  /** Remove the files documents no longer write, when they hold exactly what was written. */
+  prune?: boolean
+  /** The folders the run covers, where a document that no longer exists leaves orphans. */
+  folders?: readonly string[]
 }
 
 export interface TargetOutcome {
@@ -38,6 +49,8 @@ export interface TargetOutcome {
   mode: number | undefined
   lineCount: number
   status: WriteStatus
+  /** A hash of the bytes it holds (written.ts), when the document was planned. */
+  hash: string | undefined
 }
 
 export interface DocumentOutcome {
@@ -58,6 +71,8 @@ export interface TangleReport {
   documents: DocumentOutcome[]
   outcomes: TargetOutcome[]
   diagnostics: Diagnostic[]
+  /** Files removed because no document writes them any more (`prune`; for a dry run, that would be). */
+  pruned: PrunedFile[]
   /** Blocks written (or, for a dry run, that would be). */
   blockCount: number
   elapsedMs: number
@@ -89,8 +104,9 @@ export async function tangle(options: TangleOptions): Promise<TangleReport> {
   const {planForRun} = toPlan.length > 0 ? await import('./run-document.ts') : {planForRun: undefined}
   for (const index of toPlan) {
     const planned = planForRun!(options.files[index]!, runOptions, disk)
-    const document = fromPlan(planned)
+    const document = fromPlan(planned, options.written !== undefined)
     if (!document.failed) {
+      if (options.written) sayOverwrittenEdits(document, planned, options.written, disk)
       if (options.dryRun) planned.targets.forEach((target, t) => (document.targets[t]!.status = preview(target, disk)))
       // Staged at once, and the plan dropped: a thousand plans kept to the end cost a tenth of the run in collecting garbage.
       else runOf(document.path).stage(document.path, planned.targets)
@@ -105,16 +121,30 @@ export async function tangle(options: TangleOptions): Promise<TangleReport> {
     if (result && !document.failed) settle(document, result, options.cache)
   }
   options.cache?.save()
+  const orphans = options.written ? settleOrphans(documents, options.written, {prune: options.prune === true, dryRun: options.dryRun === true, folders: options.folders ?? []}) : {diagnostics: [], pruned: []}
+  if (!options.dryRun) options.written?.save()
   return {
     documents,
     outcomes: documents.flatMap((document) => document.targets),
-    diagnostics: [...(options.cache?.warnings.splice(0) ?? []), ...recovered, ...documents.flatMap((document) => document.diagnostics)],
+    diagnostics: [...(options.cache?.warnings.splice(0) ?? []), ...recovered, ...documents.flatMap((document) => document.diagnostics), ...orphans.diagnostics],
+    pruned: orphans.pruned,
     blockCount: documents.reduce((sum, document) => sum + document.blockCount, 0),
     elapsedMs: performance.now() - started,
   }
 }
 
-function fromPlan(planned: PlannedDocument): DocumentOutcome {
+/** A target this run replaces whose bytes are not what was written there last: said, at its block, before it goes. */
+function sayOverwrittenEdits(document: DocumentOutcome, planned: PlannedDocument, written: WrittenFiles, disk: DiskView): void {
+  for (const target of planned.targets) {
+    if (!disk.entryOf(target.path) || !written.edited(document.path, target.path) || preview(target, disk) !== 'written') continue
+    document.diagnostics.push(
+      diagnostic(document.path, 'tangle/overwrites-edit', `:tangle ${target.fileName} was edited since it was tangled; this tangle replaces it, and the edit is lost (Emacs replaces it silently)`, target.place),
+    )
+  }
+}
+
+/** DOCUMENT as planned; with HASH, each target with the hash of its bytes. */
+function fromPlan(planned: PlannedDocument, hash: boolean): DocumentOutcome {
   return {
     path: planned.path,
     failed: planned.failed,
@@ -131,6 +161,7 @@ function fromPlan(planned: PlannedDocument): DocumentOutcome {
       mode: target.mode,
       lineCount: target.lineCount,
       status: 'written',
+      hash: hash ? hashOf(target.content) : undefined,
     })),
   }
 }
@@ -152,6 +183,7 @@ function fromCache(file: string, cached: CachedDocument): DocumentOutcome {
       mode: target.mode ?? undefined,
       lineCount: target.lineCount,
       status: 'unchanged',
+      hash: undefined,
     })),
   }
 }
@@ -193,7 +225,8 @@ function settle(document: DocumentOutcome, result: DocumentWriteResult, cache: T
     return
   }
   document.targets.forEach((target, k) => (target.status = result.statuses[k]!))
-  const warnings = document.diagnostics.filter((message) => !isError(message))
+  // What the document says, not what this run did: an edit replaced is said once.
+  const warnings = document.diagnostics.filter((message) => !isError(message) && message.ruleId !== 'tangle/overwrites-edit')
   const targets = document.targets.map((t) => ({path: t.path, fileName: t.fileName, blockLines: t.blockLines, mode: t.mode ?? null, lineCount: t.lineCount}))
   if (document.meta) cache?.record(document.path, document.blockCount, targets, warnings, document.meta, document.inputs)
 }
