@@ -18,7 +18,7 @@ import type {DocumentMeta} from '../org/document-meta.ts'
 import {TangleCache} from '../tangle/cache.ts'
 import {type TangleReport, tangle} from '../tangle/tangle.ts'
 import {WrittenFiles} from '../tangle/written.ts'
-import type {TsProblem} from './checker.ts'
+import {isTypeScript, type TsProblem} from './checker.ts'
 import {GeneratedFiles} from './generated-files.ts'
 import {NativeChecker, nativeCompiler, nativeWorkDir} from './native-checker.ts'
 import {suspectText} from './suspects.ts'
@@ -76,13 +76,22 @@ export class CheckSession {
   /** Tangle every one of FILES (Org documents) and check the whole program their TypeScript files make. */
   async checkAll(files: string[]): Promise<CheckReport> {
     const started = performance.now()
+    // The compiler starts at once on the files the documents wrote last time (written.ts). When the tangle finds
+    // them all as they were, which is what a new build of the tool gives (it throws the tangle cache away, not
+    // the files), that answer stands, and the tangle ran beside the compiler instead of before it.
+    const guess = this.native && this.written?.filesOf(files)?.filter(isTypeScript).sort()
+    const abandon = new AbortController()
+    const early = guess && this.native!.checkProgram(guess, abandon.signal)
+    early?.catch(() => {})
     const {report, extra, touched} = await this.tangle(files, {cache: true})
     this.warm?.update(touched)
     const roots = this.generated.all()
-    log?.(`tangled ${report.documents.length} documents; checking ${roots.length} files`)
+    const guessed = guess !== undefined && guess.join('\0') === roots.join('\0') && report.outcomes.every((outcome) => outcome.status === 'unchanged')
+    log?.(`tangled ${report.documents.length} documents; checking ${roots.length} files${early ? (guessed ? ' (the early check stands)' : ' (the early check is dropped)') : ''}`)
+    if (early && !guessed) abandon.abort()
     let checker: CheckReport['checker'] = 'native'
     let problems: Promise<TsProblem[]>
-    if (this.native) problems = this.native.checkProgram(roots)
+    if (this.native) problems = guessed ? early! : this.native.checkProgram(roots)
     else {
       checker = 'warm'
       // A new warm program loads every generated file; one already warm was updated above.

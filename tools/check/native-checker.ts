@@ -54,18 +54,18 @@ export class NativeChecker {
     private readonly workDir: string,
   ) {}
 
-  /** Problems of the program rooted at ROOTS, with the configuration's; rejects when the compiler cannot run. */
-  async checkProgram(roots: readonly string[]): Promise<TsProblem[]> {
+  /** Problems of the program rooted at ROOTS, with the configuration's; rejects when the compiler cannot run or SIGNAL aborts it. */
+  async checkProgram(roots: readonly string[], signal?: AbortSignal): Promise<TsProblem[]> {
     if (roots.length === 0) return []
     fs.mkdirSync(this.workDir, {recursive: true})
     // Real paths throughout: when node_modules (where the configuration goes) is a link, the compiler runs in
     // the real folder and names files from there; each is named back as the caller knows it.
     const workDir = fs.realpathSync(this.workDir)
     const known = new Map(roots.filter((root) => fs.existsSync(root)).map((root) => [fs.realpathSync(root), root]))
-    const config = path.join(workDir, `tsconfig.${process.pid}.json`)
+    const config = path.join(workDir, `tsconfig.${process.pid}.${configs++}.json`)
     fs.writeFileSync(config, JSON.stringify(this.configFor([...known.keys()], workDir)))
     try {
-      const {status, output} = await run(this.compiler.command, [...this.compiler.args, '-p', config, '--pretty', 'false'], workDir)
+      const {status, output} = await run(this.compiler.command, [...this.compiler.args, '-p', config, '--pretty', 'false'], workDir, signal)
       const problems = parseOutput(output, workDir).map((problem) => (problem.file === undefined ? problem : {...problem, file: known.get(problem.file) ?? problem.file}))
       // 0: clean; 1 and 2: problems reported. Anything else, or nothing said on a failure, is the compiler failing.
       if (status !== 0 && (status > 2 || problems.length === 0)) throw new Error(`tsc exited with status ${status}: ${output.trim()}`)
@@ -89,9 +89,11 @@ export function nativeWorkDir(project: string | undefined): string {
   return path.join(os.tmpdir(), 'passepartout-check')
 }
 
-function run(command: string, args: string[], cwd: string): Promise<{status: number; output: string}> {
+let configs = 0
+
+function run(command: string, args: string[], cwd: string, signal: AbortSignal | undefined): Promise<{status: number; output: string}> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {cwd, stdio: ['ignore', 'pipe', 'pipe']})
+    const child = spawn(command, args, {cwd, stdio: ['ignore', 'pipe', 'pipe'], signal})
     const chunks: Buffer[] = []
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk))
     child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk))

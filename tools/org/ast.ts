@@ -94,7 +94,8 @@ export interface AffiliatedKeyword {
 export interface BodyLine {
   /** The line exactly as in the file, without its line ending. */
   value: string
-  position: Position
+  /** 1-based line in the file (its column is 1: a body line is a whole line). */
+  line: number
 }
 
 export interface SrcBlock extends Node {
@@ -115,9 +116,8 @@ export interface SrcBlock extends Node {
   affiliated: AffiliatedKeyword[]
   /** The `#+begin_src` line. */
   open: Position
-  /** The `#+end_src` line. */
+  /** The `#+end_src` line. The body is the lines between the two (`blockBody`). */
   close: Position
-  body: BodyLine[]
   /** From the first affiliated keyword to the end of the `#+end_src` line. */
   position: Position
 }

@@ -6,6 +6,7 @@
  */
 import type {Position} from 'unist'
 import type {SrcBlock} from '../org/ast.ts'
+import {blockBody} from '../org/parse.ts'
 import {normalizedBody} from './body.ts'
 import type {OrgDocument} from './document.ts'
 import {LispEvalError, LispReadError, shortForm} from './elisp.ts'
@@ -53,7 +54,7 @@ export class BlockInfos {
   private body(block: SrcBlock): SourceText {
     let body = this.bodies.get(block.index)
     if (!body) {
-      body = normalizedBody(block.body, /-i\b/.test(block.switches ?? ''))
+      body = normalizedBody(blockBody(block, this.doc.lines), /-i\b/.test(block.switches ?? ''))
       this.bodies.set(block.index, body)
     }
     return body

@@ -15,7 +15,7 @@ const WHITESPACE_SYNTAX = /[\t\n\f\r \u00a0\u2000-\u200b\u202f\u205f\u3000]/
  * has the `-i` switch.
  */
 export function normalizedBody(lines: readonly BodyLine[], preserveIndent: boolean): SourceText {
-  const text: SourceText = lines.length === 0 ? [sourceLine('', 0)] : lines.map((line) => unescapeLine(sourceLine(line.value, line.position.start.line)))
+  const text: SourceText = lines.length === 0 ? [sourceLine('', 0)] : lines.map((line) => unescapeLine(sourceLine(line.value, line.line)))
   return preserveIndent ? text : removeIndentation(text)
 }
 

@@ -116,7 +116,7 @@ function writeSourceMaps(plan: DocumentPlan, disk: DiskView): void {
     const file = sourceMapPath(project, plan.path, target.path)
     if (!file) continue
     try {
-      writeSourceMap(file, JSON.stringify(sourceMapOf(target.path, target.lines, plan.path)))
+      writeSourceMap(file, JSON.stringify(sourceMapOf(target.path, target.lines, plan.path, 'line')))
     } catch {
       // A map that cannot be written costs only the Org lines of a stack trace.
     }

@@ -52,6 +52,17 @@ export class WrittenFiles {
     return Object.keys(this.documents[document] ?? {})
   }
 
+  /** The files DOCUMENTS wrote last time, when every one of them has a record and every file is there; else undefined. */
+  filesOf(documents: readonly string[]): string[] | undefined {
+    const files: string[] = []
+    for (const document of documents) {
+      const targets = this.documents[document]
+      if (!targets) return undefined
+      files.push(...Object.keys(targets))
+    }
+    return files.every((file) => fs.existsSync(file)) ? files : undefined
+  }
+
   /** The documents recorded under FOLDER. */
   documentsUnder(folder: string): string[] {
     return Object.keys(this.documents).filter((document) => document.startsWith(`${folder}${path.sep}`))
