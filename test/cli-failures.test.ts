@@ -98,7 +98,7 @@ describe('targets judged by what they are', () => {
 describe('usage', () => {
   it.each([
     ['check', '--dry-run'],
-    ['check', '--json'],
+    ['check', '--dot'],
     ['tangle', '--dot'],
     ['skills', '--dry-run'],
     ['watch', '--json'],

@@ -16,6 +16,14 @@ function run(args: string[], cwd: string) {
   return {status: result.status, stdout: result.stdout, stderr: result.stderr}
 }
 
+/** The place and rule of each diagnostic on STDERR (`org/a.org:1:1 tangle/outside-root`), its note and help lines left out. */
+const placesAndRules = (stderr: string) =>
+  stderr
+    .trimEnd()
+    .split('\n')
+    .filter((line) => !line.startsWith('  '))
+    .map((line) => `${line.split(': ')[0]} ${/\[([^\]]+)\]$/.exec(line)?.[1]}`)
+
 /** A fresh folder holding FILES (relative path → text). */
 function folder(files: Record<string, string>): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-cli-'))
@@ -52,7 +60,8 @@ describe('passepartout tangle', () => {
     const dir = folder({'bad.org': `* A\n${block('ok.ts', 'ok')}${block('missing/dir/x.ts', 'x')}`, 'good.org': block('good.ts', 'good')})
     const result = run(['tangle', 'bad.org', 'good.org', '--no-frames'], dir)
     expect(result.status).toBe(1)
-    expect(result.stderr).toMatch(/^bad\.org:5:1: error: .*:mkdirp.* \[tangle\/missing-directory\]$/m)
+    // The line problem matchers read, then Emacs's own words, then the way out.
+    expect(result.stderr).toMatch(/^bad\.org:5:1: error: .* \[tangle\/missing-directory\]\n  note: Emacs: .+\n  help: add :mkdirp yes\n/m)
     expect(listFiles(dir)).toEqual(['bad.org', 'good.org', 'good.ts'])
   })
 
@@ -80,8 +89,27 @@ describe('passepartout tangle', () => {
   it('prints a machine-readable report with --json', () => {
     const dir = folder({'doc.org': `${block('a.ts', 'x', ' :shebang "#!/usr/bin/env node"')}#+begin_src sh :TANGLE x\n#+end_src\n`})
     const report = JSON.parse(run(['tangle', 'doc.org', '--json'], dir).stdout)
+    expect(Object.keys(report)[0]).toBe('version')
+    expect(report.version).toBe(1)
     expect(report.documents[0].targets).toEqual([{path: 'a.ts', status: 'written', blocks: [1], mode: '0755', lines: 2}])
-    expect(report.diagnostics).toEqual([expect.objectContaining({file: 'doc.org', line: 4, severity: 'warning', rule: 'header/unknown-argument'})])
+    // The one JSON form of a diagnostic: every field, in this order, null where absent.
+    expect(report.diagnostics).toEqual([
+      {
+        file: 'doc.org',
+        line: 4,
+        column: 16,
+        endLine: 4,
+        endColumn: 23,
+        severity: 'warning',
+        rule: 'header/unknown-argument',
+        code: null,
+        reason: expect.stringContaining(':TANGLE'),
+        note: null,
+        expected: ['did you mean :tangle?'],
+        url: 'README.md#rule-header-unknown-argument',
+      },
+    ])
+    expect(Object.keys(report.diagnostics[0])).toEqual(['file', 'line', 'column', 'endLine', 'endColumn', 'severity', 'rule', 'code', 'reason', 'note', 'expected', 'url'])
   })
 
   it('works from any directory, writing exactly the targets of a lone file', () => {
@@ -105,7 +133,7 @@ describe('passepartout tangle', () => {
     const dir = folder({'proj/package.json': '{}', 'proj/org/doc.org': block('../../shared/out.ts', 'x'), 'proj/org/other.org': block('../../elsewhere/out.ts', 'y'), 'shared/.keep': '', 'elsewhere/.keep': ''})
     const result = run(['tangle', '--no-frames', '--allow-outside=../shared'], path.join(dir, 'proj'))
     expect(result.status).toBe(1)
-    expect(result.stderr.trimEnd().split('\n').map((line) => `${line.split(': ')[0]} ${/\[([^\]]+)\]$/.exec(line)?.[1]}`)).toEqual(['org/other.org:1:1 tangle/outside-root'])
+    expect(placesAndRules(result.stderr)).toEqual(['org/other.org:1:1 tangle/outside-root'])
     expect(fs.readFileSync(path.join(dir, 'shared/out.ts'), 'utf8')).toBe('x\n')
     expect(fs.existsSync(path.join(dir, 'elsewhere/out.ts'))).toBe(false)
   })
@@ -119,7 +147,7 @@ describe('passepartout tangle', () => {
     })
     const result = spawnSync(cli, ['tangle', '--no-frames'], {cwd: dir, encoding: 'utf8', env: {...process.env, HOME: home}})
     expect(result.status).toBe(1)
-    expect(result.stderr).toMatch(/^org\/stray\.org:1:1: error: .*\[tangle\/outside-root\]\n$/)
+    expect(result.stderr).toMatch(/^org\/stray\.org:1:1: error: .*\[tangle\/outside-root\]\n  help: allow its folder with --allow-outside=.*\n$/)
     expect(fs.readFileSync(path.join(home, '.config/app/init.el'), 'utf8')).toBe('x\n')
     expect(fs.existsSync(path.join(home, '.bashrc'))).toBe(false)
   })
@@ -128,7 +156,7 @@ describe('passepartout tangle', () => {
     const dir = folder({'package.json': JSON.stringify({passepartout: {allowOutside: '~/.config'}}), 'org/doc.org': block('../../x.ts', 'x')})
     const result = run(['tangle', '--no-frames'], dir)
     expect(result.status).toBe(1)
-    expect(result.stderr.trimEnd().split('\n').map((line) => `${line.split(': ')[0]} ${/\[([^\]]+)\]$/.exec(line)?.[1]}`)).toEqual(['package.json config/invalid', 'org/doc.org:1:1 tangle/outside-root'])
+    expect(placesAndRules(result.stderr)).toEqual(['package.json config/invalid', 'org/doc.org:1:1 tangle/outside-root'])
   })
 
   it('refuses both documents when two write the same target', () => {

@@ -1,10 +1,12 @@
 /**
  * Every problem the toolchain reports, in one place: its rule id, whether it is
- * an error or a warning, and how it is printed.
+ * an error or a warning, how it is printed, and its one JSON form.
  *
- * A diagnostic is a `VFileMessage` (reason, place, rule id, `fatal`), printed
+ * A diagnostic is a `VFileMessage` (reason, place, rule id, `fatal`, and the
+ * `note`, `expected` and `url` a builder of `tools/messages/` gave it), printed
  * as `path.org:LINE:COL: error: reason [rule-id]`: the format Emacs's
- * compilation mode and editor problem matchers read.
+ * compilation mode and editor problem matchers read; `note:` and `help:` lines
+ * follow it (`formatDetails`), then a code frame (`code-frame.ts`).
  */
 import path from 'node:path'
 import type {Point, Position} from 'unist'
@@ -13,7 +15,7 @@ import {isInside} from './project.ts'
 
 export type Severity = 'error' | 'warning'
 
-/** Rule ids and what each one means; the README lists them for users. */
+/** Rule ids and what each one means; the README's rules table lists them for users (test/rules-table.test.ts holds the two together). */
 export const RULES = {
   'org/unterminated-block': ['warning', 'a #+begin_src with no #+end_src in its section: Org reads it as text'],
   'org/detached-affiliated-keyword': ['warning', 'a #+NAME or #+HEADER line separated from its block by a blank line'],
@@ -79,6 +81,21 @@ export const RULES = {
 
 export type RuleId = keyof typeof RULES
 
+/**
+ * What a diagnostic says, apart from where: one builder in `tools/messages/` makes each (rollup's
+ * `src/utils/logs.ts`: one function per stable code), so that every message of a rule family reads in one
+ * file.
+ */
+export interface Message {
+  ruleId: RuleId
+  /** One sentence: what is wrong, at this place. */
+  reason: string
+  /** Emacs's own error text where Emacs fails the same way, as `Emacs: <its message>`. */
+  note?: string
+  /** Suggestions, each a way out (`add :mkdirp yes`): vfile-message's `expected`. */
+  expected?: string[]
+}
+
 /** A message with its rule; `code` is the checker's own code where it has one (`TS2322`). */
 export type Diagnostic = VFileMessage & {code?: string}
 
@@ -89,13 +106,40 @@ export interface DiagnosticExtras {
   severity?: Severity
 }
 
-/** Build the diagnostic for RULE at PLACE in FILE (an absolute path). */
-export function diagnostic(file: string, ruleId: RuleId, reason: string, place?: Position | Point, extras: DiagnosticExtras = {}): Diagnostic {
-  const message: Diagnostic = new VFileMessage(reason, {place, ruleId, source: 'passepartout'})
-  message.file = file
-  message.fatal = (extras.severity ?? RULES[ruleId][0]) === 'error'
-  if (extras.code) message.code = extras.code
-  return message
+/** Where the README explains RULE: the anchor of its row in the rules table (`README.md#rule-tangle-missing-directory`). */
+export function ruleUrl(ruleId: string): string {
+  return `README.md#rule-${ruleId.replace(/[^a-z0-9]+/gi, '-')}`
+}
+
+/**
+ * The diagnostic MESSAGE at PLACE in FILE (an absolute path). The form with a rule id and a reason is kept
+ * for the core's own rule families (skill/*, memory/*, core/*, config/*), whose messages are built where
+ * they are raised; the toolchain raises only messages its builders made.
+ */
+export function diagnostic(file: string, message: Message, place?: Position | Point, extras?: DiagnosticExtras): Diagnostic
+export function diagnostic(file: string, ruleId: RuleId, reason: string, place?: Position | Point, extras?: DiagnosticExtras): Diagnostic
+export function diagnostic(
+  file: string,
+  what: Message | RuleId,
+  ...rest: [string, (Position | Point)?, DiagnosticExtras?] | [(Position | Point)?, DiagnosticExtras?]
+): Diagnostic {
+  if (typeof what === 'string') {
+    const [reason, place, extras] = rest as [string, (Position | Point)?, DiagnosticExtras?]
+    return build(file, {ruleId: what, reason}, place, extras)
+  }
+  const [place, extras] = rest as [(Position | Point)?, DiagnosticExtras?]
+  return build(file, what, place, extras)
+}
+
+function build(file: string, message: Message, place: Position | Point | undefined, extras: DiagnosticExtras = {}): Diagnostic {
+  const built: Diagnostic = new VFileMessage(message.reason, {place, ruleId: message.ruleId, source: 'passepartout'})
+  built.file = file
+  built.fatal = (extras.severity ?? RULES[message.ruleId][0]) === 'error'
+  built.url = ruleUrl(message.ruleId)
+  if (message.note) built.note = message.note
+  if (message.expected && message.expected.length > 0) built.expected = [...message.expected]
+  if (extras.code) built.code = extras.code
+  return built
 }
 
 /**
@@ -108,20 +152,22 @@ export interface PlainDiagnostic {
   severity: Severity
   code: string | null
   reason: string
+  note: string | null
+  expected: string[] | null
   start: {line: number; column: number} | null
   end: {line: number; column: number} | null
 }
 
 export function toPlainDiagnostic(message: Diagnostic): PlainDiagnostic {
-  const place = message.place
-  const start = place && 'start' in place ? place.start : place
-  const end = place && 'end' in place ? place.end : undefined
+  const {start, end} = pointsOf(message)
   return {
     file: message.file || null,
     rule: String(message.ruleId),
     severity: severityOf(message),
     code: message.code ?? null,
     reason: message.reason,
+    note: message.note ?? null,
+    expected: message.expected ?? null,
     start: start ? {line: start.line, column: start.column} : null,
     end: end ? {line: end.line, column: end.column} : null,
   }
@@ -129,7 +175,62 @@ export function toPlainDiagnostic(message: Diagnostic): PlainDiagnostic {
 
 export function fromPlainDiagnostic(plain: PlainDiagnostic): Diagnostic {
   const place = plain.start ? {start: plain.start, end: plain.end ?? plain.start} : undefined
-  return diagnostic(plain.file ?? '', plain.rule as RuleId, plain.reason, place, {severity: plain.severity, ...(plain.code ? {code: plain.code} : {})})
+  const message: Message = {ruleId: plain.rule as RuleId, reason: plain.reason, ...(plain.note ? {note: plain.note} : {}), ...(plain.expected ? {expected: plain.expected} : {})}
+  return diagnostic(plain.file ?? '', message, place, {severity: plain.severity, ...(plain.code ? {code: plain.code} : {})})
+}
+
+/**
+ * A diagnostic in every `--json` report: the same fields in the same order, `null` where absent. Lines are
+ * 1-based; columns are 1-based, in UTF-16 code units; `file` is relative to the working folder when inside it.
+ */
+export interface DiagnosticJson {
+  /** Relative to the working folder when inside it, else absolute. */
+  file: string | null
+  /** 1-based. */
+  line: number | null
+  /** 1-based, in UTF-16 code units. */
+  column: number | null
+  /** 1-based; null when the place is a point. */
+  endLine: number | null
+  /** 1-based, in UTF-16 code units: the column after the last character. */
+  endColumn: number | null
+  severity: Severity
+  rule: string
+  /** The checker's own code (`TS2322`). */
+  code: string | null
+  reason: string
+  /** Emacs's own error text, `Emacs: …`. */
+  note: string | null
+  /** Suggestions. */
+  expected: string[] | null
+  /** The README anchor of the rule. */
+  url: string | null
+}
+
+export function diagnosticJson(message: Diagnostic, cwd: string): DiagnosticJson {
+  const {start, end} = pointsOf(message)
+  return {
+    file: message.file ? displayPath(message.file, cwd) : null,
+    line: start?.line ?? null,
+    column: start?.column ?? null,
+    endLine: end?.line ?? null,
+    endColumn: end?.column ?? null,
+    severity: severityOf(message),
+    rule: String(message.ruleId),
+    code: message.code ?? null,
+    reason: message.reason,
+    note: message.note ?? null,
+    expected: message.expected ?? null,
+    url: message.url ?? null,
+  }
+}
+
+/** The start and end of a message's place (a point has no end); a line of 0 is no place. */
+function pointsOf(message: Diagnostic): {start: Point | undefined; end: Point | undefined} {
+  const place = message.place
+  const start = place && 'start' in place ? place.start : place
+  const end = place && 'end' in place ? place.end : undefined
+  return {start: start?.line ? start : undefined, end: end?.line ? end : undefined}
 }
 
 export function severityOf(message: Diagnostic): Severity {
@@ -147,26 +248,14 @@ export function formatDiagnostic(message: Diagnostic, cwd: string): string {
   return `${where}: ${severityOf(message)}${message.code ? ` ${message.code}` : ''}: ${message.reason} [${message.ruleId}]`
 }
 
-/**
- * The Org lines around a diagnostic with a caret under its column, the way
- * rollup's `getCodeFrame` shows them.
- */
-export function codeFrame(text: string, line: number, column: number): string {
-  const lines = text.split('\n')
-  const first = Math.max(1, line - 1)
-  const last = Math.min(lines.length, line + 1)
-  const width = String(last).length
-  const out: string[] = []
-  for (let n = first; n <= last; n++) {
-    const marker = n === line ? '>' : ' '
-    out.push(`${marker} ${String(n).padStart(width)} | ${lines[n - 1]!.replace(/\t/g, '    ')}`)
-    if (n === line) {
-      const before = (lines[n - 1] ?? '').slice(0, Math.max(0, column - 1)).replace(/\t/g, '    ')
-      out.push(`  ${' '.repeat(width)} | ${' '.repeat(before.length)}^`)
-    }
-  }
-  return out.join('\n')
+/** The lines printed under the first: `  note: …` (Emacs's own words), then `  help: …` for each suggestion. */
+export function formatDetails(message: Diagnostic): string[] {
+  const lines = message.note ? [`  note: ${message.note}`] : []
+  for (const help of message.expected ?? []) lines.push(`  help: ${help}`)
+  return lines
 }
+
+export {codeFrame} from './code-frame.ts'
 
 export function displayPath(file: string, cwd: string): string {
   return isInside(file, cwd) ? path.relative(cwd, file) : file

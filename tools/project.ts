@@ -16,11 +16,11 @@ export function findProjectRoot(from: string): string | undefined {
  * The folders outside the project where targets may go: those named on the command line (GIVEN, relative to
  * CWD) and in the project's package.json (`"passepartout": {"allowOutside": ["~/.config"]}`, relative to the
  * project), absolute, `~` expanded with HOME. `/` allows everywhere. A setting that is not a list of strings
- * is said, not guessed at.
+ * is `invalid`: said, not guessed at.
  */
-export function allowedOutside(project: string | undefined, given: readonly string[], cwd: string): {folders: string[]; problem: string | undefined} {
+export function allowedOutside(project: string | undefined, given: readonly string[], cwd: string): {folders: string[]; invalid: boolean} {
   const folders = given.map((folder) => absoluteFolder(folder, cwd))
-  let problem: string | undefined
+  let invalid = false
   if (project) {
     let setting: unknown
     try {
@@ -29,9 +29,9 @@ export function allowedOutside(project: string | undefined, given: readonly stri
       setting = undefined
     }
     if (Array.isArray(setting) && setting.every((folder) => typeof folder === 'string' && folder !== '')) folders.push(...setting.map((folder) => absoluteFolder(folder, project)))
-    else if (setting !== undefined) problem = '"passepartout": {"allowOutside": …} in package.json must be a list of folders, such as ["~/.config"]'
+    else if (setting !== undefined) invalid = true
   }
-  return {folders: [...new Set(folders)].sort(), problem}
+  return {folders: [...new Set(folders)].sort(), invalid}
 }
 
 function absoluteFolder(folder: string, base: string): string {

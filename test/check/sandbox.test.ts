@@ -307,7 +307,7 @@ describe('the API', () => {
   })
 
   it('names the skill, what it uses and the capability it lacks', () => {
-    const messages = (code: string) => findSandboxViolations(parse('skill.ts', code), new Set()).map((violation) => violationMessage('runner', violation))
+    const messages = (code: string) => findSandboxViolations(parse('skill.ts', code), new Set()).map((violation) => violationMessage('runner', violation).reason)
     expect(messages("import {exec} from 'child_process'")).toEqual(["skill 'runner' uses child_process without the 'shell' capability"])
     expect(messages("import fs from 'fs'\nfs.writeFileSync('x', 'y')")).toEqual(["skill 'runner' writes files (fs.writeFileSync) without the 'fs' capability"])
     expect(messages("eval('1')\nfetch('x')")).toEqual(["skill 'runner' uses eval without the 'eval' capability", "skill 'runner' uses the network (fetch) without the 'net' capability"])

@@ -40,9 +40,32 @@ describe('passepartout deps', () => {
 
   it('prints the graph as JSON', () => {
     const report = JSON.parse(run(['deps', '--json'], project(skills)).stdout)
+    expect(Object.keys(report)[0]).toBe('version')
+    expect(report.version).toBe(1)
     expect(report.order).toEqual(['org/skills/policy.org', 'org/skills/bouncer.org', 'org/skills/shell "guard".org'])
     expect(report.documents).toContainEqual({path: 'org/skills/bouncer.org', ids: ['bouncer-id'], dependsOn: ['org/skills/policy.org'], broken: false})
     expect(report.diagnostics).toEqual([])
+  })
+
+  it("gives its diagnostics in the toolchain's one JSON form", () => {
+    const dir = project({'org/a/x.org': '', 'org/b/x.org': '', 'org/c.org': '#+DEPENDS_ON: x\n'})
+    const report = JSON.parse(run(['deps', '--json'], dir).stdout)
+    expect(report.diagnostics).toEqual([
+      {
+        file: 'org/c.org',
+        line: 1,
+        column: 15,
+        endLine: 1,
+        endColumn: 16,
+        severity: 'error',
+        rule: 'graph/ambiguous-dependency',
+        code: null,
+        reason: "'x' names several documents (org/a/x.org, org/b/x.org)",
+        note: null,
+        expected: ['name one by an ID (id:X)'],
+        url: 'README.md#rule-graph-ambiguous-dependency',
+      },
+    ])
   })
 
   it('prints Graphviz DOT, quoting names, with an edge from each document to what it needs', () => {
@@ -73,6 +96,35 @@ describe('passepartout check', () => {
       "org/a.org:3:14: error TS2322: Type 'string' is not assignable to type 'number'. [ts]",
     ])
     expect(result.stdout).toMatch(/^tangled 1 block from 1 document into 1 file \(0 unchanged\) in \d+ ms\nchecked 1 TypeScript file: 2 errors, 0 warnings in \d+ ms\n$/)
+  })
+
+  it('prints the report as JSON with --json: the tangle part, the files checked, every diagnostic in one form', () => {
+    const dir = project({
+      'org/a.org': '#+DEPENDS_ON: ghost\n#+begin_src typescript :tangle a.ts\nexport const a: number = "a"\n#+end_src\n',
+    })
+    const result = run(['check', '--json'], dir)
+    expect(result.status).toBe(1)
+    const report = JSON.parse(result.stdout)
+    expect(Object.keys(report)[0]).toBe('version')
+    expect(report).toMatchObject({version: 1, checkedFiles: 1, errors: 2, warnings: 0})
+    expect(report.tangle).toMatchObject({blocks: 1, documents: [{path: 'org/a.org', failed: false, targets: [{path: 'org/a.ts', status: 'written'}]}], pruned: []})
+    expect(report.diagnostics).toEqual([
+      expect.objectContaining({file: 'org/a.org', line: 1, column: 15, severity: 'error', rule: 'graph/unknown-dependency', code: null, url: 'README.md#rule-graph-unknown-dependency'}),
+      {
+        file: 'org/a.org',
+        line: 3,
+        column: 14,
+        endLine: null,
+        endColumn: null,
+        severity: 'error',
+        rule: 'ts',
+        code: 'TS2322',
+        reason: "Type 'string' is not assignable to type 'number'.",
+        note: null,
+        expected: null,
+        url: 'README.md#rule-ts',
+      },
+    ])
   })
 
   it('reports the same problems when the tangle cache answers for the documents', () => {

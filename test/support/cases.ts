@@ -24,6 +24,8 @@ export interface CaseExpectation {
   files: Map<string, Buffer>
   /** The rule an error case expects among the fatal diagnostics. */
   rule: string | undefined
+  /** What Emacs said when it failed, as it shows an error (recorded in `expected/ERROR`); undefined when it crashed. */
+  emacsSaid: string | undefined
 }
 
 export function listCases(dir: string): string[] {
@@ -39,7 +41,23 @@ export function expectation(caseDir: string): CaseExpectation {
   const files = readTree(path.join(caseDir, 'expected'))
   // An error case names the rule it expects on a `rule:` line of its case.md (the shared corpus's do not).
   const description = fs.existsSync(path.join(caseDir, 'case.md')) ? fs.readFileSync(path.join(caseDir, 'case.md'), 'utf8') : ''
-  return {error: files.size === 1 && files.has('ERROR'), files, rule: /^rule: (\S+)$/m.exec(description)?.[1]}
+  const error = files.size === 1 && files.has('ERROR')
+  return {error, files, rule: /^rule: (\S+)$/m.exec(description)?.[1], emacsSaid: error ? emacsMessage(files.get('ERROR')!.toString('utf8')) : undefined}
+}
+
+/**
+ * The error Emacs signalled, from the line regenerate.sh records (`… wrote no files: (error "Reference ‘x’ not
+ * found in this buffer")`), as `error-message-string` shows it: an `error`'s text, a file error's parts
+ * (`Opening output file: No such file or directory, /path`), any other signal as printed.
+ */
+function emacsMessage(recorded: string): string | undefined {
+  const signal = /wrote no files: (\(.*\))\s*$/.exec(recorded)?.[1]
+  if (signal === undefined) return undefined
+  const error = /^\(error "((?:[^"\\]|\\.)*)"\)$/.exec(signal)
+  if (error) return error[1]!.replace(/\\(.)/g, '$1')
+  const file = /^\(file-[a-z-]+ "([^"]*)" "([^"]*)"(?: "([^"]*)")?\)$/.exec(signal)
+  if (file) return `${file[1]}: ${file[2]}${file[3] === undefined ? '' : `, ${file[3]}`}`
+  return signal
 }
 
 /** Copy the case's inputs to a fresh folder, tangle `input.org` there, report what changed. */
@@ -67,6 +85,12 @@ export async function expectCaseToMatchEmacs(caseDir: string): Promise<void> {
     expect(result.failed).toBe(true)
     expect([...result.written.keys()]).toEqual([])
     if (expected.rule) expect(result.report.diagnostics.filter((d) => d.fatal).map((d) => d.ruleId)).toContain(expected.rule)
+    // Where Emacs failed with a message, the note says it in Emacs's words (as far as passepartout knows them).
+    if (expected.emacsSaid !== undefined) {
+      const notes = result.report.diagnostics.filter((d) => d.fatal && d.note).map((d) => d.note!)
+      expect(notes.length, `a note with what Emacs said: ${expected.emacsSaid}`).toBeGreaterThan(0)
+      for (const note of notes) expect(expected.emacsSaid.startsWith(note.replace(/^Emacs: /, '')), `${note} against ${expected.emacsSaid}`).toBe(true)
+    }
     return
   }
   expect(result.report.diagnostics.filter((d) => d.fatal).map((d) => d.reason)).toEqual([])

@@ -20,7 +20,8 @@ function folder(files: Record<string, string>): string {
 }
 
 const tangle = (dir: string, ...args: string[]) => spawnSync(cli, ['tangle', '--no-frames', ...args], {cwd: dir, encoding: 'utf8'})
-const rules = (stderr: string) => stderr.trimEnd().split('\n').filter(Boolean).map((line) => `${line.split(': ')[0]} ${/\[([^\]]+)\]$/.exec(line)?.[1]}`)
+/** Each diagnostic's place and rule; its note and help lines (indented) left out. */
+const rules = (stderr: string) => stderr.trimEnd().split('\n').filter((line) => line !== '' && !line.startsWith('  ')).map((line) => `${line.split(': ')[0]} ${/\[([^\]]+)\]$/.exec(line)?.[1]}`)
 
 describe('guards', () => {
   it('refuses a target that leaves the project through a linked folder', () => {

@@ -21,7 +21,8 @@ function project(files: Record<string, string>): string {
 
 const run = (dir: string, ...args: string[]) => spawnSync(cli, ['tangle', '--no-frames', ...args], {cwd: dir, encoding: 'utf8'})
 /** `file:line rule` for each message: the rule and the place, not the wording. */
-const said = (stderr: string) => stderr.trimEnd().split('\n').filter(Boolean).map((line) => `${line.split(': ')[0]} ${/\[([^\]]+)\]$/.exec(line)?.[1]}`)
+/** Each diagnostic's place and rule; its note and help lines (indented) left out. */
+const said = (stderr: string) => stderr.trimEnd().split('\n').filter((line) => line !== '' && !line.startsWith('  ')).map((line) => `${line.split(': ')[0]} ${/\[([^\]]+)\]$/.exec(line)?.[1]}`)
 const doc = (target: string, body = 'export const x = 1') => `* Code\n#+begin_src typescript :tangle ${target} :mkdirp yes\n${body}\n#+end_src\n`
 const write = (dir: string, file: string, text: string) => fs.writeFileSync(path.join(dir, file), text)
 const exists = (dir: string, file: string) => fs.existsSync(path.join(dir, file))

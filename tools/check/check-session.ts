@@ -13,6 +13,7 @@ import path from 'node:path'
 import type {ts} from 'ts-morph'
 import {debug} from '../debug.ts'
 import {type Diagnostic, diagnostic, isError} from '../diagnostics.ts'
+import {compilerFailed} from '../messages/check.ts'
 import {buildGraph} from '../graph/document-graph.ts'
 import type {DocumentMeta} from '../org/document-meta.ts'
 import {TangleCache} from '../tangle/cache.ts'
@@ -103,7 +104,7 @@ export class CheckSession {
     log?.(`sandbox rules done on ${skills.length} skill files`)
     const found = await problems.then(
       (list) => this.map(list),
-      (error: Error) => [diagnostic(this.tsconfig ?? this.options.project ?? process.cwd(), 'check/compiler', `the TypeScript compiler could not run: ${error.message}`)],
+      (error: Error) => [diagnostic(this.tsconfig ?? this.options.project ?? process.cwd(), compilerFailed(error.message))],
     )
     log?.(`${checker} compiler done: ${found.length} problems`)
     const diagnostics = [...report.diagnostics, ...extra, ...found, ...sandbox]

@@ -11,6 +11,7 @@
 import path from 'node:path'
 import type {ts} from 'ts-morph'
 import {type Diagnostic, diagnostic} from '../diagnostics.ts'
+import {typescriptProblem, unknownCapability} from '../messages/check.ts'
 import type {DocumentMeta} from '../org/document-meta.ts'
 import {planFile} from '../tangle/run-document.ts'
 import type {DocumentOutcome} from '../tangle/tangle.ts'
@@ -72,9 +73,9 @@ export class GeneratedFiles {
   diagnosticOf(problem: TsProblem, fallback: string): Diagnostic {
     const extras = {code: problem.code, severity: problem.severity}
     const origins = problem.file ? this.originsOf(problem.file) : undefined
-    if (origins) return diagnostic(origins.orgPath, 'ts', problem.message, origins.originOf(problem.line, problem.column), extras)
+    if (origins) return diagnostic(origins.orgPath, typescriptProblem(problem.message), origins.originOf(problem.line, problem.column), extras)
     const place = problem.line > 0 ? {line: problem.line, column: problem.column} : undefined
-    return diagnostic(problem.file ?? fallback, 'ts', problem.message, place, extras)
+    return diagnostic(problem.file ?? fallback, typescriptProblem(problem.message), place, extras)
   }
 
   /** The violations of the sandbox RULES in the skill file whose syntax tree is SOURCE, at their Org positions. */
@@ -84,7 +85,7 @@ export class GeneratedFiles {
     return rules.findSandboxViolations(source, skill.granted).map((violation) => {
       const start = source.getLineAndCharacterOfPosition(violation.start)
       const origins = this.originsOf(file)!
-      return diagnostic(origins.orgPath, violation.ruleId, rules.violationMessage(skill.name, violation), origins.originOf(start.line + 1, start.character + 1))
+      return diagnostic(origins.orgPath, rules.violationMessage(skill.name, violation), origins.originOf(start.line + 1, start.character + 1))
     })
   }
 
@@ -109,7 +110,7 @@ export class GeneratedFiles {
     for (const line of meta.capabilities) {
       const parsed = parseCapabilities(line.value)
       for (const capability of parsed.granted) granted.add(capability)
-      for (const name of parsed.unknown) out.push(diagnostic(meta.path, 'sandbox/unknown-capability', `'${name}' is not a capability; the capabilities are ${Object.keys(CAPABILITIES).join(', ')}`, line.position))
+      for (const name of parsed.unknown) out.push(diagnostic(meta.path, unknownCapability(name, Object.keys(CAPABILITIES)), line.position))
     }
     return {name: path.basename(meta.path, '.org'), granted}
   }

@@ -19,12 +19,13 @@
  */
 import type {SourceFile} from 'ts-morph'
 import {ts} from 'ts-morph'
-import type {RuleId} from '../diagnostics.ts'
+import type {Message} from '../diagnostics.ts'
+import {type SandboxRuleId, sandboxViolation} from '../messages/check.ts'
 import {builtinName, type Capability, moduleCapability} from './capabilities.ts'
 import {ModuleBindings, type Value} from './module-bindings.ts'
 import {ALIAS, declarationUse, isExported, isTypeOnlyDeclaration, isTypeOnlyName, isValueReference, literalText, OTHER, propertyNameText, runs, type Use, useOf} from './sandbox-syntax.ts'
 
-export type SandboxRuleId = Exclude<Extract<RuleId, `sandbox/${string}`>, 'sandbox/unknown-capability' | 'sandbox/tangle-target'>
+export type {SandboxRuleId}
 
 export interface Violation {
   ruleId: SandboxRuleId
@@ -94,16 +95,9 @@ export function findSandboxViolations(source: SourceFile | ts.SourceFile, grante
   return [...found.values()].sort((a, b) => a.start - b.start)
 }
 
-const PHRASES: Record<SandboxRuleId, (what: string) => string> = {
-  'sandbox/restricted-import': (what) => `uses ${what}`,
-  'sandbox/dynamic-code': (what) => `uses ${what}`,
-  'sandbox/native-access': (what) => `uses ${what}`,
-  'sandbox/fs-write': (what) => `writes files (${what})`,
-  'sandbox/network': (what) => `uses the network (${what})`,
-}
-
-export function violationMessage(skill: string, violation: Violation): string {
-  return `skill '${skill}' ${PHRASES[violation.ruleId](violation.what)} without the '${violation.capability}' capability`
+/** What VIOLATION of the skill SKILL says (`messages/check.ts`). */
+export function violationMessage(skill: string, violation: Violation): Message {
+  return sandboxViolation(skill, violation.ruleId, violation.what, violation.capability)
 }
 
 type Report = (rule: Rule, what: string, node: ts.Node) => void

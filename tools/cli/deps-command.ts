@@ -3,7 +3,7 @@
  * line; `--json` the graph for programs; `--dot` the graph for Graphviz
  * (`passepartout deps --dot | dot -Tsvg > deps.svg`).
  */
-import {displayPath, isError} from '../diagnostics.ts'
+import {diagnosticJson, displayPath, isError} from '../diagnostics.ts'
 import {readDocumentGraph} from '../graph/read-graph.ts'
 import {findProjectRoot} from '../project.ts'
 import {printDiagnostics} from './output.ts'
@@ -21,6 +21,7 @@ export function runDeps(args: string[], flags: DepsFlags, context: CommandContex
   const show = (file: string) => displayPath(file, context.cwd)
   if (flags.json) {
     const report = {
+      version: 1,
       order: graph.order.map(show),
       documents: documents.map((document) => ({
         path: show(document.path),
@@ -28,14 +29,7 @@ export function runDeps(args: string[], flags: DepsFlags, context: CommandContex
         dependsOn: (graph.dependencies.get(document.path) ?? []).map(show),
         broken: graph.broken.has(document.path),
       })),
-      diagnostics: graph.diagnostics.map((message) => ({
-        file: message.file ? show(message.file) : null,
-        line: message.line ?? null,
-        column: message.column ?? null,
-        severity: message.fatal ? 'error' : 'warning',
-        rule: message.ruleId,
-        reason: message.reason,
-      })),
+      diagnostics: graph.diagnostics.map((message) => diagnosticJson(message, context.cwd)),
     }
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
   } else if (flags.dot) {

@@ -1,10 +1,11 @@
 /**
- * How the command line prints diagnostics: one `path:LINE:COL: severity:
- * reason [rule]` line each on stderr, followed by the Org lines around it when
- * stderr is a terminal (or `--frames` asks for them).
+ * How the command line prints diagnostics on stderr: for each, the line editors and problem matchers read,
+ * `path:LINE:COL: severity: reason [rule]`; then `  note: …` (Emacs's own words) and one `  help: …` per
+ * suggestion, when it has them; then the Org lines around it when stderr is a terminal (or `--frames`
+ * asks for them).
  */
 import fs from 'node:fs'
-import {codeFrame, type Diagnostic, formatDiagnostic} from '../diagnostics.ts'
+import {codeFrame, type Diagnostic, formatDetails, formatDiagnostic} from '../diagnostics.ts'
 import {decodeOrg} from '../org/decode.ts'
 
 export interface Printer {
@@ -15,11 +16,12 @@ export interface Printer {
 export function printDiagnostics(diagnostics: readonly Diagnostic[], printer: Printer): void {
   const sources = new Map<string, string | undefined>()
   for (const message of diagnostics) {
-    process.stderr.write(`${formatDiagnostic(message, printer.cwd)}\n`)
+    process.stderr.write(`${[formatDiagnostic(message, printer.cwd), ...formatDetails(message)].join('\n')}\n`)
     if (!printer.frames || !message.file || !message.line) continue
     if (!sources.has(message.file)) sources.set(message.file, readSource(message.file))
     const text = sources.get(message.file)
-    if (text !== undefined) process.stderr.write(`${codeFrame(text, message.line, message.column ?? 1)}\n`)
+    const frame = text === undefined ? '' : codeFrame(text, message.line, message.column ?? 1)
+    if (frame) process.stderr.write(`${frame}\n`)
   }
 }
 

@@ -3,7 +3,8 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import {type Diagnostic, diagnostic, displayPath, formatDiagnostic} from '../diagnostics.ts'
+import {type Diagnostic, diagnostic, diagnosticJson, displayPath} from '../diagnostics.ts'
+import {allowOutsideInvalid, noDocuments} from '../messages/io.ts'
 import {allowedOutside, findProjectRoot, listOrgFiles} from '../project.ts'
 import {TangleCache} from '../tangle/cache.ts'
 import {hasErrors, type TangleReport, tangle} from '../tangle/tangle.ts'
@@ -29,7 +30,7 @@ export async function runTangle(args: string[], flags: TangleFlags, context: Com
   const cache = flags.cache ? TangleCache.open(folder, {tool: process.env.PASSEPARTOUT_BUILD ?? '', allowOutside}) : undefined
   const report = await tangle({files, allowOutside, dryRun: flags.dryRun, cache, written: WrittenFiles.open(folder), prune: flags.prune, folders: inputFolders(args, context.cwd)})
   report.diagnostics.unshift(...problems)
-  if (flags.json) process.stdout.write(`${JSON.stringify(jsonReport(report, context.cwd), null, 2)}\n`)
+  if (flags.json) process.stdout.write(`${JSON.stringify({version: 1, ...tangleJson(report, context.cwd), diagnostics: report.diagnostics.map((message) => diagnosticJson(message, context.cwd))}, null, 2)}\n`)
   printDiagnostics(report.diagnostics, {cwd: context.cwd, frames: context.frames})
   if (!flags.json) {
     if (flags.dryRun) {
@@ -69,7 +70,7 @@ export function cacheFolder(args: string[], cwd: string): string {
 export function allowedFolders(folder: string, flags: Pick<TangleFlags, 'allowOutside'>, cwd: string): {folders: string[]; problems: Diagnostic[]} {
   const project = findProjectRoot(folder)
   const allowed = allowedOutside(project, flags.allowOutside, cwd)
-  return {folders: allowed.folders, problems: allowed.problem ? [diagnostic(path.join(project!, 'package.json'), 'config/invalid', allowed.problem)] : []}
+  return {folders: allowed.folders, problems: allowed.invalid ? [diagnostic(path.join(project!, 'package.json'), allowOutsideInvalid())] : []}
 }
 
 /** The folders among what ARGS name (the project's org/ when none is named): where deleted documents are looked for. */
@@ -96,7 +97,7 @@ export function resolveInputs(args: string[], cwd: string): string[] {
     if (stat.isDirectory()) {
       const found = listOrgFiles(full)
       // Said, not refused: a new project's org/ may be empty yet, and a script may pass a folder that is.
-      if (found.length === 0) process.stderr.write(`${formatDiagnostic(diagnostic(full, 'io/no-documents', `the folder ${arg} holds no .org file: there is nothing to read`), cwd)}\n`)
+      if (found.length === 0) printDiagnostics([diagnostic(full, noDocuments(arg))], {cwd, frames: false})
       files.push(...found)
     } else files.push(full)
   }
@@ -113,7 +114,8 @@ export function summary(report: TangleReport, dryRun: boolean): string {
   return `${verb} ${plural(report.blockCount, 'block')} from ${plural(documents, 'document')} into ${plural(files, 'file')} (${unchanged} unchanged${failed ? `, ${failed} failed` : ''}) in ${Math.round(report.elapsedMs)} ms`
 }
 
-function jsonReport(report: TangleReport, cwd: string) {
+/** What a tangle did, for `--json` reports (`tangle`'s, and the tangle part of `check`'s); its diagnostics go beside it. */
+export function tangleJson(report: TangleReport, cwd: string) {
   return {
     blocks: report.blockCount,
     elapsedMs: Math.round(report.elapsedMs),
@@ -131,13 +133,5 @@ function jsonReport(report: TangleReport, cwd: string) {
       })),
     })),
     pruned: report.pruned.map((file) => ({path: displayPath(file.path, cwd), document: displayPath(file.document, cwd)})),
-    diagnostics: report.diagnostics.map((message) => ({
-      file: message.file ? displayPath(message.file, cwd) : null,
-      line: message.line ?? null,
-      column: message.column ?? null,
-      severity: message.fatal ? 'error' : 'warning',
-      rule: message.ruleId,
-      reason: message.reason,
-    })),
   }
 }

@@ -9,7 +9,8 @@
  * afterwards sits on a cycle or behind one, and comes last, by path.
  */
 import path from 'node:path'
-import {type Diagnostic, diagnostic, displayPath} from '../diagnostics.ts'
+import {type Diagnostic, diagnostic, displayPath, type Message} from '../diagnostics.ts'
+import * as graphMessages from '../messages/graph.ts'
 import type {DependencyEntry, DocumentMeta} from '../org/document-meta.ts'
 import {dependencyGroups, shortestCycle} from './cycles.ts'
 import {MinHeap} from './min-heap.ts'
@@ -57,8 +58,7 @@ export function buildGraph(documents: readonly DocumentMeta[], options: GraphOpt
     const cycle = shortestCycle(group[0]!, group, dependencies)
     const [first, second] = cycle
     const entry = edgeEntry.get(`${first}\0${second}`)!
-    const names = cycle.map((file) => displayPath(file, options.base)).join(' → ')
-    diagnostics.push(diagnostic(first!, 'graph/cycle', `documents depend on each other: ${names}`, entry.position))
+    diagnostics.push(diagnostic(first!, graphMessages.cycle(cycle.map((file) => displayPath(file, options.base))), entry.position))
   }
   diagnostics.sort((a, b) => compare(a.file ?? '', b.file ?? '') || (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0))
   return {order: [...order, ...rest], dependencies, broken, diagnostics}
@@ -99,7 +99,7 @@ class Resolver {
         const first = this.idOwners.get(id)
         const place = {path: document.path, ...position.start}
         if (!first) this.idOwners.set(id, place)
-        else diagnostics.push(diagnostic(document.path, 'graph/duplicate-id', `the ID '${id}' is also at ${this.where(first)}; each ID names one place`, position))
+        else diagnostics.push(diagnostic(document.path, graphMessages.duplicateId(id, this.where(first)), position))
       }
     }
   }
@@ -110,21 +110,17 @@ class Resolver {
     if (target === undefined && entry.kind === 'word') {
       const candidates = this.byFileName.get(entry.name) ?? []
       if (candidates.length > 1) {
-        const names = candidates.map((file) => displayPath(file, this.base)).join(', ')
-        return this.fail(from, entry, 'graph/ambiguous-dependency', `'${entry.text}' names several documents (${names}); name one by an ID`)
+        return this.fail(from, entry, graphMessages.ambiguousDependency(entry.text, candidates.map((file) => displayPath(file, this.base))))
       }
       target = candidates[0]
     }
-    if (target === undefined) {
-      const what = entry.kind === 'id' ? `no document holds the ID '${entry.name}'` : `no document holds the ID '${entry.name}' or is called ${entry.name}.org`
-      return this.fail(from, entry, 'graph/unknown-dependency', `unknown dependency '${entry.text}': ${what}`)
-    }
-    if (target === from) return this.fail(from, entry, 'graph/self-dependency', `the document depends on itself ('${entry.text}')`)
+    if (target === undefined) return this.fail(from, entry, graphMessages.unknownDependency(entry.text, entry.name, entry.kind === 'id'))
+    if (target === from) return this.fail(from, entry, graphMessages.selfDependency(entry.text))
     return target
   }
 
-  private fail(from: string, entry: DependencyEntry, rule: 'graph/ambiguous-dependency' | 'graph/unknown-dependency' | 'graph/self-dependency', reason: string): undefined {
-    this.diagnostics.push(diagnostic(from, rule, reason, entry.position))
+  private fail(from: string, entry: DependencyEntry, message: Message): undefined {
+    this.diagnostics.push(diagnostic(from, message, entry.position))
     return undefined
   }
 

@@ -4,6 +4,7 @@
  */
 import fs from 'node:fs'
 import {type Diagnostic, diagnostic} from '../diagnostics.ts'
+import {readFailed} from '../messages/io.ts'
 import {readOrg} from '../org/parse.ts'
 import {buildGraph, type DocumentGraph} from './document-graph.ts'
 import {type DocumentMeta, documentMeta} from '../org/document-meta.ts'
@@ -21,7 +22,7 @@ export function readDocumentGraph(files: readonly string[], base: string): Graph
     try {
       documents.push(documentMeta(file, readOrg(fs.readFileSync(file)).root))
     } catch (error) {
-      unreadable.push(diagnostic(file, 'io/read', `cannot read ${file}: ${(error as Error).message}`))
+      unreadable.push(diagnostic(file, readFailed(file, (error as Error).message)))
     }
   }
   const graph = buildGraph(documents, {base})

@@ -23,7 +23,8 @@ import type {
   PropertyDrawer,
   SrcBlock,
 } from './ast.ts'
-import type {RuleId} from '../diagnostics.ts'
+import type {Message} from '../diagnostics.ts'
+import {detachedAffiliatedKeyword, ignoredPropertyDrawer, unterminatedBlock} from '../messages/org.ts'
 import {decodeOrg} from './decode.ts'
 import {
   affiliatedLine,
@@ -53,10 +54,8 @@ import {
 } from './syntax.ts'
 
 /** A problem found while reading, with its place: the reader never throws. */
-export interface ReadProblem {
-  reason: string
+export interface ReadProblem extends Message {
   place: Position
-  ruleId: RuleId
 }
 
 export interface ReadResult {
@@ -511,21 +510,12 @@ class Scanner {
     while (next < limit && isBlank(this.lines[next]!)) next++
     if (next < limit && blockBeginName(this.lines[next]!) === 'SRC') {
       const detached = keywordLine(this.lines[i]!)!
-      this.problems.push({
-        reason: `#+${detached.key} is separated from the #+begin_src at line ${next + 1} by a blank line, so Org does not attach it to the block`,
-        place: this.linePosition(i),
-        ruleId: 'org/detached-affiliated-keyword',
-      })
+      this.problems.push({...detachedAffiliatedKeyword(detached.key, next + 1), place: this.linePosition(i)})
     }
   }
 
   private ignoredPropertyDrawer(line: number): void {
-    this.problems.push({
-      reason:
-        'Org ignores this property drawer: properties are read only from a drawer directly under a headline (or its planning line), or at the very top of the file',
-      place: this.linePosition(line),
-      ruleId: 'org/ignored-property-drawer',
-    })
+    this.problems.push({...ignoredPropertyDrawer(), place: this.linePosition(line)})
   }
 
   private unterminatedSrc(start: number, limit: number): void {
@@ -535,11 +525,7 @@ class Scanner {
         : limit < this.lines.length
           ? `before the end of the enclosing drawer or block at line ${limit + 1}`
           : 'before the end of the file'
-    this.problems.push({
-      reason: `#+begin_src has no matching #+end_src ${where}: Org reads it as text and tangles nothing from it`,
-      place: this.linePosition(start),
-      ruleId: 'org/unterminated-block',
-    })
+    this.problems.push({...unterminatedBlock(where), place: this.linePosition(start)})
   }
 
   private srcBlock(i: number, start: number, end: number, affiliated: AffiliatedKeyword[]): void {

@@ -2,21 +2,18 @@
  * The reader as a unified parser plugin: `unified().use(orgParse).parse(file)`
  * gives the Org tree of `file` (its value may be the raw bytes: they are
  * decoded as Emacs would), and every problem the reader found becomes a
- * message on the file, with its place and rule id.
+ * message on the file, with its place, rule id, note and suggestions.
  */
 import type {Plugin} from 'unified'
 import type {VFile} from 'vfile'
-import {RULES, type RuleId} from '../diagnostics.ts'
+import {diagnostic} from '../diagnostics.ts'
 import type {OrgRoot} from './ast.ts'
 import {readOrg, type ReadOptions} from './parse.ts'
 
 export const orgParse: Plugin<[ReadOptions?], string, OrgRoot> = function (options = {}) {
   this.parser = (_document: string, file: VFile): OrgRoot => {
     const {root, problems} = readOrg(file.value, options)
-    for (const problem of problems) {
-      const message = file.message(problem.reason, {place: problem.place, ruleId: problem.ruleId, source: 'passepartout'})
-      message.fatal = RULES[problem.ruleId][0] === 'error'
-    }
+    for (const {place, ...message} of problems) file.messages.push(diagnostic(file.path, message, place))
     return root
   }
 }

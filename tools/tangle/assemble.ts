@@ -9,6 +9,7 @@ import type {TangledBlock} from './collect.ts'
 import {type CommentSyntax, commentRegion, commentSyntax} from './comments.ts'
 import {shortForm} from './elisp.ts'
 import {Failure} from './failure.ts'
+import * as tangleMessages from '../messages/tangle.ts'
 import {fillTemplate} from './links.ts'
 import {concatLines, glue, type SourceText} from './text.ts'
 
@@ -70,11 +71,7 @@ function insertBlock(buffer: Buffer, spec: TangledBlock, syntax: CommentSyntax |
   const insertComment = (text: string) => {
     if (comments === undefined || comments === 'no' || !/[^ \r\t\n]/.test(text)) return
     if (!syntax) {
-      throw new Failure(
-        `:comments ${comments} needs the comment syntax of the block's language, and Emacs has none for ${spec.info.language ?? 'a block without language'} (Org fails: "No comment syntax is defined")`,
-        spec.info.block.open,
-        'tangle/no-comment-syntax',
-      )
+      throw new Failure(tangleMessages.noCommentSyntax(comments, spec.info.language), spec.info.block.open)
     }
     buffer.append(glue(`${commentRegion(text, syntax)}\n`))
   }
@@ -91,14 +88,9 @@ function tangleMode(spec: TangledBlock): number | undefined {
   const {value} = param
   if (value.kind === 'number' && value.integer && value.value >= 0) return value.value
   if (value.kind === 'lisp') {
-    throw new Failure(`Org evaluates the Emacs Lisp form ${shortForm(value.source)} for :tangle-mode; passepartout cannot: ${value.reason}`, param.origin, 'tangle/lisp-form')
+    throw new Failure(tangleMessages.lispForm(':tangle-mode', shortForm(value.source), value.reason), param.origin)
   }
-  const shown = value.kind === 'string' ? value.value : String(value.value)
-  throw new Failure(
-    `:tangle-mode ${shown} is not a file mode Org can set (it fails after writing the file); write (identity #o755) or a decimal integer`,
-    param.origin,
-    'tangle/emacs-error',
-  )
+  throw new Failure(tangleMessages.badTangleMode(value.kind === 'string' ? value.value : String(value.value)), param.origin)
 }
 
 /** The temporary buffer Org fills: lines, the last one still open. */

@@ -11,6 +11,7 @@ import {normalizedBody} from './body.ts'
 import type {OrgDocument} from './document.ts'
 import {LispEvalError, LispReadError, shortForm} from './elisp.ts'
 import {Failure} from './failure.ts'
+import * as tangleMessages from '../messages/tangle.ts'
 import type {HeaderArgument} from './header-args.ts'
 import {defaultArguments, mergeParams, type ParamSource, type Params} from './params.ts'
 import {inheritedProperty} from './properties.ts'
@@ -79,8 +80,8 @@ export class BlockInfos {
     try {
       return this.doc.headerArguments(text, evaluate)
     } catch (error) {
-      if (error instanceof LispEvalError) throw new Failure(`Org evaluates ${shortForm(error.form)} and Emacs fails: ${error.error}`, origin, 'tangle/emacs-error')
-      if (error instanceof LispReadError) throw new Failure(`Org cannot read this header argument: ${error.message}`, origin, 'tangle/emacs-error')
+      if (error instanceof LispEvalError) throw new Failure(tangleMessages.evaluationFails(shortForm(error.form), error.error), origin)
+      if (error instanceof LispReadError) throw new Failure(tangleMessages.unreadableHeader(error.message), origin)
       throw error
     }
   }

@@ -11,6 +11,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {type Diagnostic, diagnostic, fromPlainDiagnostic, type PlainDiagnostic, toPlainDiagnostic} from '../diagnostics.ts'
+import {cacheDamaged} from '../messages/io.ts'
 import type {DocumentMeta} from '../org/document-meta.ts'
 import {array, literal, nullable, number, object, record, string} from '../shape.ts'
 import {processUmask} from './write.ts'
@@ -49,7 +50,7 @@ export interface CachedDocument {
 const RACY_MS = 50
 
 /** Changes whenever what the cache holds changes shape. */
-const FORMAT = 4
+const FORMAT = 5
 
 interface CacheFile {
   key: string
@@ -75,6 +76,8 @@ const cacheFileShape = object({
           severity: literal('error', 'warning'),
           code: nullable(string),
           reason: string,
+          note: nullable(string),
+          expected: nullable(array(string)),
           start: nullable(point),
           end: nullable(point),
         }),
@@ -124,7 +127,7 @@ export class TangleCache {
     if (cacheFileShape(stored) && stored.key === key) cache.documents = stored.documents as Record<string, CachedDocument>
     else if (!cacheFileShape(stored) && !(stored !== null && typeof stored === 'object' && (stored as {key?: unknown}).key !== key)) {
       // A cache of this build that is not of its shape was damaged: said once, then rebuilt by this run.
-      cache.warnings.push(diagnostic(cache.file, 'cache/damaged', 'the tangle cache is damaged (not the shape this build writes); it is discarded and every document is read again'))
+      cache.warnings.push(diagnostic(cache.file, cacheDamaged()))
       cache.dirty = true
     }
     return cache

@@ -9,6 +9,8 @@ import type {BlockInfo} from './block-info.ts'
 import {removeCoderefs, removeIndentation, trim} from './body.ts'
 import {babelRead, LispEvalError, LispReadError, type LispValue, printLisp, shortForm} from './elisp.ts'
 import {Failure} from './failure.ts'
+import {lispIgnored, lispIgnoredVariable} from '../messages/header.ts'
+import * as tangleMessages from '../messages/tangle.ts'
 import {relativeLink, storeLink} from './links.ts'
 import {expandReferences, type NowebContext, nowebEnabled} from './noweb.ts'
 import {isEmacsLisp, tangleExtension} from './languages.ts'
@@ -40,11 +42,7 @@ export function collectBlocks(context: NowebContext): Map<string, TangledBlock[]
     const headline = doc.headlineAt(visit.begin)
     if (doc.inCommentedHeading(headline) || doc.inArchivedHeading(headline)) continue
     if (!visit.block) {
-      throw new Failure(
-        `this #+begin_src has no #+end_src of its own; Org Babel pairs it with the #+end_src at line ${visit.end} and fails (wrong-type-argument stringp nil)`,
-        lineSpan(doc.lines, visit.begin),
-        'tangle/unterminated-block-pairs',
-      )
+      throw new Failure(tangleMessages.unterminatedBlockPairs(visit.end), lineSpan(doc.lines, visit.begin))
     }
     const light = context.infos.get(visit.block, false)
     if (light.params.string(':tangle') === 'no') continue
@@ -63,7 +61,7 @@ function singleBlock(block: SrcBlock, visit: BabelVisit, context: NowebContext, 
   for (const name of info.params.names()) {
     const value = info.params.get(name)!
     if (value.value.kind === 'lisp' && !CONSULTED.has(name)) {
-      context.warn('header/lisp-ignored', `Org evaluates ${name} ${shortForm(value.value.source)} while tangling; passepartout ignores it (it does not change what is written; ${value.value.reason})`, value.origin)
+      context.warn(lispIgnored(name, shortForm(value.value.source), value.value.reason), value.origin)
     }
   }
   const vars = processVars(info, context)
@@ -77,7 +75,7 @@ function singleBlock(block: SrcBlock, visit: BabelVisit, context: NowebContext, 
   const orgComment = comments === 'both' || comments === 'org' ? orgCommentText(context) : null
   const tangleValue = info.params.string(':tangle')
   if (tangleValue === undefined) {
-    throw new Failure(':tangle without a value: Org fails while computing the link to the block (wrong-type-argument stringp nil)', info.params.get(':tangle')?.origin ?? block.open, 'tangle/emacs-error')
+    throw new Failure(tangleMessages.tangleWithoutValue(), info.params.get(':tangle')?.origin ?? block.open)
   }
   const fileName = effectiveFileName(tangleValue, info.language, orgName)
   if (fileName === undefined) return undefined
@@ -135,13 +133,13 @@ function processVars(info: BlockInfo, context: NowebContext): Variable[] {
     try {
       read = babelRead(ref, true, context.doc.lispContext)
     } catch (error) {
-      if (error instanceof LispEvalError) throw new Failure(`Org evaluates :var ${name}=${shortForm(ref)} and Emacs fails: ${error.error}`, param.origin, 'tangle/emacs-error')
-      if (error instanceof LispReadError) throw new Failure(`Org cannot read :var ${name}=${shortForm(ref)}: ${error.message}`, param.origin, 'tangle/emacs-error')
+      if (error instanceof LispEvalError) throw new Failure(tangleMessages.variableEvaluationFails(name, shortForm(ref), error.error), param.origin)
+      if (error instanceof LispReadError) throw new Failure(tangleMessages.unreadableVariable(name, shortForm(ref), error.message), param.origin)
       throw error
     }
     if (read.kind === 'lisp') {
-      if (isEmacsLisp(info.language)) throw new Failure(`:var ${name}=${shortForm(ref)} is an Emacs Lisp form passepartout cannot evaluate: ${read.reason}`, param.origin, 'tangle/lisp-form')
-      context.warn('header/lisp-ignored', `Org evaluates :var ${name}=${shortForm(ref)} while tangling; passepartout ignores it (variables are dropped for ${info.language}; ${read.reason})`, param.origin)
+      if (isEmacsLisp(info.language)) throw new Failure(tangleMessages.variableLispForm(name, shortForm(ref), read.reason), param.origin)
+      context.warn(lispIgnoredVariable(name, shortForm(ref), info.language, read.reason), param.origin)
       variables.push({name, value: undefined, origin: param.origin})
       continue
     }
@@ -165,9 +163,9 @@ function resolveReference(ref: string, info: BlockInfo, context: NowebContext, o
     if ((before.match(/\(/g)?.length ?? 0) === (before.match(/\)/g)?.length ?? 0)) target = before
   }
   if (/^(.+?)(\[(.*)\]|())\((.*)\)$/.test(target)) {
-    throw new Failure(`:var ${ref} calls a block, which Org runs while tangling; passepartout does not evaluate code`, origin, 'tangle/needs-evaluation')
+    throw new Failure(tangleMessages.variableCallsBlock(ref), origin)
   }
-  if (/^(.+):(.+)$/.test(target)) throw new Failure(`:var ${ref} refers to another file, which passepartout does not follow`, origin, 'tangle/unsupported')
+  if (/^(.+):(.+)$/.test(target)) throw new Failure(tangleMessages.variableInOtherFile(ref), origin)
   // Org searches `#+NAME:`/`#+TBLNAME:` lines, then compares the element's own name exactly.
   const named = [...doc.blocks, ...doc.namedElements]
     .filter((element) => element.name === target && element.affiliated.some((keyword) => (keyword.spelling === 'NAME' || keyword.spelling === 'TBLNAME') && keyword.value.toLowerCase() === target.toLowerCase()))
@@ -175,20 +173,20 @@ function resolveReference(ref: string, info: BlockInfo, context: NowebContext, o
     .find((element) => !doc.inCommentedHeading(doc.headlineAt(element.position.start.line)))
   if (named?.type === 'srcBlock') {
     const language = named.language ?? ''
-    if (isEmacsLisp(named.language)) throw new Failure(`:var ${ref} names an Emacs Lisp block, which Org runs while tangling; passepartout does not evaluate code`, origin, 'tangle/needs-evaluation')
-    throw new Failure(`:var ${ref} names a ${language} block, which Org must run, and fails: "No org-babel-execute function for ${language}!"`, origin, 'tangle/emacs-error')
+    if (isEmacsLisp(named.language)) throw new Failure(tangleMessages.variableNamesLispBlock(ref), origin)
+    throw new Failure(tangleMessages.variableNamesBlock(ref, language), origin)
   }
   if (named?.type === 'namedElement') {
-    if (named.element === 'babel-call') throw new Failure(`:var ${ref} names a #+CALL, which Org runs while tangling; passepartout does not evaluate code`, origin, 'tangle/needs-evaluation')
-    if (!READABLE.has(named.element)) throw new Failure(`:var ${ref} names a ${named.element}, which Org cannot read as a value: "Reference not found"`, origin, 'tangle/emacs-error')
-    if (isEmacsLisp(info.language)) throw new Failure(`:var ${ref} passes Org data to an Emacs Lisp block; passepartout does not convert Org data to Lisp`, origin, 'tangle/unsupported')
+    if (named.element === 'babel-call') throw new Failure(tangleMessages.variableNamesCall(ref), origin)
+    if (!READABLE.has(named.element)) throw new Failure(tangleMessages.variableNamesNoValue(ref, named.element), origin)
+    if (isEmacsLisp(info.language)) throw new Failure(tangleMessages.variableOrgDataToLisp(ref), origin)
     return
   }
   if (doc.findProperty('CUSTOM_ID', target) !== undefined || doc.findProperty('ID', target) !== undefined) {
-    if (isEmacsLisp(info.language)) throw new Failure(`:var ${ref} passes a headline to an Emacs Lisp block; passepartout does not convert Org data to Lisp`, origin, 'tangle/unsupported')
+    if (isEmacsLisp(info.language)) throw new Failure(tangleMessages.variableHeadlineToLisp(ref), origin)
     return
   }
-  throw new Failure(`Reference '${target}' not found in this buffer (:var ${ref})`, origin, 'tangle/emacs-error')
+  throw new Failure(tangleMessages.variableReferenceNotFound(ref, target), origin)
 }
 
 /** Element types `org-babel-read-element` turns into a value. */

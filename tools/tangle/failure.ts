@@ -1,18 +1,18 @@
 /**
  * What stops the tangling of one document. Org signals an error at these
- * points (or we refuse where safety requires); the failure carries the rule
- * and the place, and becomes a diagnostic at the document boundary, where
- * nothing of the document has been written yet.
+ * points (or we refuse where safety requires); the failure carries the
+ * message a builder of `tools/messages/` made and the place, and becomes a
+ * diagnostic at the document boundary, where nothing of the document has been
+ * written yet.
  */
 import type {Position} from 'unist'
-import type {RuleId} from '../diagnostics.ts'
+import type {Message} from '../diagnostics.ts'
 
 export class Failure extends Error {
   constructor(
-    readonly reason: string,
+    readonly problem: Message,
     readonly place: Position | undefined,
-    readonly ruleId: RuleId,
   ) {
-    super(reason)
+    super(problem.reason)
   }
 }

@@ -21,6 +21,7 @@ import os from 'node:os'
 import path from 'node:path'
 import {array, type Infer, literal, nullable, number, object, string, union} from '../shape.ts'
 import {type Diagnostic, diagnostic} from '../diagnostics.ts'
+import {renamesCompleted, stagingUndone} from '../messages/io.ts'
 
 const documentShape = object({
   document: string,
@@ -156,7 +157,7 @@ function undoStaging(document: JournalDocument): Diagnostic {
     fs.rmSync(entry.temporary, {force: true})
     if (entry.backup) restoreOrDrop(entry.backup, entry.target)
   }
-  return diagnostic(document.document, 'io/recovered', 'an earlier run did not finish writing the files of this document (it was killed, or could not undo a failure); what it left was removed and every target is as it was')
+  return diagnostic(document.document, stagingUndone())
 }
 
 function completeRenames(document: JournalDocument): Diagnostic {
@@ -169,13 +170,7 @@ function completeRenames(document: JournalDocument): Diagnostic {
       failed.push(`${entry.target} (${(error as Error).message})`)
     }
   }
-  return diagnostic(
-    document.document,
-    'io/recovered',
-    failed.length === 0
-      ? 'a run that was killed while replacing the files of this document left it half written; its remaining files were put in place'
-      : `a run that was killed while replacing the files of this document left it half written, and these could not be put in place: ${failed.join('; ')}`,
-  )
+  return diagnostic(document.document, renamesCompleted(failed))
 }
 
 /**

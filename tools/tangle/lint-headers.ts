@@ -5,7 +5,8 @@
  * Emacs writes the same files either way; these only tell the author.
  */
 import type {Position} from 'unist'
-import type {RuleId} from '../diagnostics.ts'
+import type {Message} from '../diagnostics.ts'
+import {decimalMode, unknownArgument, unusualValue} from '../messages/header.ts'
 import type {OrgDocument} from './document.ts'
 import {isEmacsLisp} from './languages.ts'
 
@@ -23,7 +24,7 @@ const VALUES: Record<string, {allowed: readonly string[]; reading: string}> = {
   ':noweb': {allowed: ['yes', 'no', 'tangle', 'no-export', 'strip-export', 'eval'], reading: 'Org expands references only for yes, tangle, no-export and strip-export'},
 }
 
-type Report = (ruleId: RuleId, reason: string, place: Position | undefined) => void
+type Report = (message: Message, place: Position | undefined) => void
 
 export function lintHeaderArguments(doc: OrgDocument, report: Report): void {
   for (const block of doc.blocks) {
@@ -59,25 +60,24 @@ function check(text: string | null, where: Position, doc: OrgDocument, report: R
     if (!arg.name.startsWith(':')) continue
     if (!KNOWN.has(arg.name) && !(emacsLisp && arg.name === ':lexical')) {
       const lower = arg.name.toLowerCase()
-      const hint = KNOWN.has(lower) ? `; header-argument names are case-sensitive, did you mean ${lower}?` : nearest(arg.name)
-      report('header/unknown-argument', `Org does not know the header argument ${arg.name} and ignores it${hint}`, place)
+      const nearby = KNOWN.has(lower) ? lower : nearest(arg.name)
+      report(unknownArgument(arg.name, nearby === undefined ? undefined : {name: nearby, caseOnly: nearby === lower}), place)
       continue
     }
     const rule = VALUES[arg.name]
     if (rule && arg.value.kind === 'string' && !rule.allowed.includes(arg.value.value) && !(arg.name === ':noweb' && arg.value.value.split(/\s+/).some((word) => rule.allowed.includes(word)))) {
-      report('header/unusual-value', `${arg.name} ${arg.value.value} is not one of ${rule.allowed.join(', ')}: ${rule.reading}`, place)
+      report(unusualValue(arg.name, arg.value.value, rule.allowed, rule.reading), place)
     }
     if (arg.name === ':tangle-mode' && arg.value.kind === 'number' && /^[0-7]{3,4}$/.test(String(arg.value.value)) && arg.value.value > 7) {
-      const octal = `#o${arg.value.value.toString(8)}`
-      report('header/decimal-mode', `:tangle-mode ${arg.value.value} is the decimal number ${arg.value.value} (${octal}); for the mode ${arg.value.value} write (identity #o${arg.value.value})`, place)
+      report(decimalMode(arg.value.value), place)
     }
   }
 }
 
 /** A known name one edit (or one swap of neighbours) away, as a hint. */
-function nearest(name: string): string {
-  for (const known of KNOWN) if (editDistance(known, name) === 1) return `; did you mean ${known}?`
-  return ''
+function nearest(name: string): string | undefined {
+  for (const known of KNOWN) if (editDistance(known, name) === 1) return known
+  return undefined
 }
 
 /** Levenshtein distance counting a swap of two neighbouring characters as one edit. */

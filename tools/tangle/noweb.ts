@@ -18,7 +18,9 @@ import {fillTemplate, makeLinkString, storeLink} from './links.ts'
 import type {Params} from './params.ts'
 import {concatText, glue, joinLines, originAt, type SourceLine, type SourceText, sliceLine, sourceLine} from './text.ts'
 import type {Position} from 'unist'
-import type {RuleId} from '../diagnostics.ts'
+import type {Message} from '../diagnostics.ts'
+import {looksLikeCode as looksLikeCodeMessage, unresolved} from '../messages/noweb.ts'
+import * as tangleMessages from '../messages/tangle.ts'
 import {BLANKS_AND_BREAKS, trimBoth} from '../org/trim.ts'
 
 export interface NowebContext {
@@ -29,7 +31,7 @@ export interface NowebContext {
   point: number
   /** Blocks by `:noweb-ref`, built the first time a reference needs it. */
   nowebRefs?: Map<string, BlockInfo[]>
-  warn(ruleId: RuleId, reason: string, place: Position | undefined): void
+  warn(message: Message, place: Position | undefined): void
 }
 
 type NowebContextKind = 'tangle' | 'eval'
@@ -49,7 +51,7 @@ export function nowebEnabled(params: Params, context: NowebContextKind): boolean
 export function expandReferences(info: BlockInfo, context: NowebContext, stack: number[] = []): SourceText {
   if (stack.includes(info.block.index)) {
     const chain = [...stack.slice(stack.indexOf(info.block.index)), info.block.index].map((index) => describeBlock(context.doc, index))
-    throw new Failure(`noweb references include each other: ${chain.join(' → ')}`, info.block.open, 'tangle/noweb-cycle')
+    throw new Failure(tangleMessages.nowebCycle(chain), info.block.open)
   }
   stack.push(info.block.index)
   const withComments = info.params.string(':comments') === 'noweb'
@@ -127,15 +129,11 @@ function resolve(
 ): SourceText {
   const {doc} = context
   if (/\([^\n]*\)/.test(name)) {
-    throw new Failure(
-      `<<${name}>> asks Org to run a block while tangling (${isEmacsLisp(info.language) ? 'an Emacs Lisp evaluation' : `Org has no way to run ${info.language ?? 'it'}: "No org-babel-execute function"`}); passepartout does not evaluate code`,
-      at ?? info.block.open,
-      'tangle/needs-evaluation',
-    )
+    throw new Failure(tangleMessages.nowebCallsBlock(name, info.language, isEmacsLisp(info.language)), at ?? info.block.open)
   }
   const headline = doc.findProperty('CUSTOM_ID', name) ?? doc.findProperty('ID', name)
   if (headline !== undefined) {
-    if (headline < 0) throw new Failure(`<<${name}>> names the file-level ID, and Org fails: "Before first headline"`, at, 'tangle/emacs-error')
+    if (headline < 0) throw new Failure(tangleMessages.nowebFileLevelId(name), at)
     context.point = doc.lineStart(doc.headlines[headline]!.position.start.line)
     return headlineBody(doc, headline)
   }
@@ -162,7 +160,7 @@ function resolve(
     for (let k = 1; k < collected.length; k++) {
       const separator = collected[k - 1]!.params.get(':noweb-sep')?.value
       if (separator && separator.kind !== 'string' && separator.kind !== 'nil') {
-        throw new Failure('Org joins :noweb-ref blocks with :noweb-sep and fails on a value that is not a string', collected[k - 1]!.block.open, 'tangle/emacs-error')
+        throw new Failure(tangleMessages.nowebSeparatorNotString(), collected[k - 1]!.block.open)
       }
       text = concatText(text, glue(separator?.kind === 'string' ? separator.value : '\n'), expand(collected[k]!))
     }
@@ -171,9 +169,9 @@ function resolve(
   const looksLikeCode = (info.language === 'typescript' || info.language === 'js' || info.language === 'ts' || info.language === 'javascript') &&
     ((charBefore !== undefined && /[\p{L}\p{N}_$)\]]/u.test(charBefore)) || /[(),<>= ]/.test(name))
   if (looksLikeCode) {
-    context.warn('noweb/looks-like-code', `<<${name}>> reads as a noweb reference (":noweb" is on) and matches no block, so Org replaces it with nothing; if it is a shift or a generic, add spaces (a << b >> c) or turn :noweb off for this block`, at)
+    context.warn(looksLikeCodeMessage(name), at)
   } else {
-    context.warn('noweb/unresolved', `<<${name}>> matches no block (no #+NAME: ${name}, no :noweb-ref ${name}); Org replaces it with nothing`, at)
+    context.warn(unresolved(name), at)
   }
   return [sourceLine('', 0)]
 }
@@ -193,13 +191,7 @@ function commentWrap(text: string, caller: BlockInfo): string {
   const language = caller.language ?? ''
   const lookup = commentSyntax(language)
   if (lookup.kind !== 'syntax') {
-    throw new Failure(
-      lookup.kind === 'none'
-        ? `:comments noweb needs comment syntax, and ${lookup.mode}-mode has none (Org fails: "No comment syntax is defined")`
-        : `:comments noweb needs the major mode of ${language || 'a block without language'}, and Emacs has no ${lookup.mode}-mode`,
-      caller.block.open,
-      'tangle/no-comment-syntax',
-    )
+    throw new Failure(lookup.kind === 'none' ? tangleMessages.nowebCommentsWithoutSyntax(lookup.mode) : tangleMessages.nowebCommentsWithoutMode(language, lookup.mode), caller.block.open)
   }
   return trimBoth(commentRegion(text, lookup.syntax), BLANKS_AND_BREAKS)
 }

@@ -12,6 +12,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import {type Diagnostic, diagnostic} from '../diagnostics.ts'
+import {removeFailed} from '../messages/io.ts'
+import {orphanedTarget} from '../messages/tangle.ts'
 import type {DocumentOutcome} from './tangle.ts'
 import type {WrittenFiles} from './written.ts'
 
@@ -37,23 +39,24 @@ export function settleOrphans(documents: readonly DocumentOutcome[], written: Wr
   const writtenNow = new Set(documents.filter((document) => !document.failed).flatMap((document) => document.targets.map((target) => target.path)))
   const inRun = new Set(documents.map((document) => document.path))
   /** Decide for the orphan TARGET of DOCUMENT; true when it is kept in the record. */
-  const settle = (document: string, target: string, reason: (shown: string) => string, at: string): boolean => {
+  const settle = (document: string, target: string, deleted: boolean, at: string): boolean => {
     if (writtenNow.has(target) || !fs.existsSync(target)) return false
     // As a :tangle value would name it: relative to the document's folder.
     const shown = path.relative(path.dirname(document), target)
+    const orphan = deleted ? {deletedDocument: path.basename(document)} : {shown}
     if (!options.prune) {
-      diagnostics.push(diagnostic(at, 'tangle/orphaned-target', `${reason(shown)}; passepartout tangle --prune removes it`))
+      diagnostics.push(diagnostic(at, orphanedTarget(orphan, false)))
       return true
     }
     if (written.edited(document, target)) {
-      diagnostics.push(diagnostic(at, 'tangle/orphaned-target', `${reason(shown)}, and was edited since: it is kept (remove it yourself if it is not needed)`))
+      diagnostics.push(diagnostic(at, orphanedTarget(orphan, true)))
       return true
     }
     if (!options.dryRun) {
       try {
         fs.rmSync(target)
       } catch (error) {
-        diagnostics.push(diagnostic(at, 'io/write', `cannot remove ${shown}, which this document no longer writes: ${(error as Error).message}`))
+        diagnostics.push(diagnostic(at, removeFailed(shown, (error as Error).message)))
         return true
       }
     }
@@ -66,7 +69,7 @@ export function settleOrphans(documents: readonly DocumentOutcome[], written: Wr
     const current = new Set(document.targets.map((target) => target.path))
     const kept = before
       .filter((target) => !current.has(target))
-      .filter((target) => settle(document.path, target, (shown) => `${shown} was written by this document and no longer is`, document.path))
+      .filter((target) => settle(document.path, target, false, document.path))
       .map((target) => [target, written.entryOf(document.path, target)!] as const)
     // A document the cache answered for writes what it wrote: its entries stand; a planned one is recorded anew.
     if (!document.cached) written.record(document.path, document.targets.flatMap((target) => (target.hash ? [{path: target.path, hash: target.hash}] : [])))
@@ -75,10 +78,9 @@ export function settleOrphans(documents: readonly DocumentOutcome[], written: Wr
   for (const folder of options.folders) {
     for (const document of written.documentsUnder(folder)) {
       if (inRun.has(document) || fs.existsSync(document)) continue
-      const shownDocument = path.basename(document)
       const kept = written
         .targetsOf(document)
-        .filter((target) => settle(document, target, () => `written by ${shownDocument}, which no longer exists`, target))
+        .filter((target) => settle(document, target, true, target))
         .map((target) => [target, written.entryOf(document, target)!] as const)
       written.forget(document)
       for (const [target, entry] of kept) written.keep(document, target, entry)

@@ -6,6 +6,7 @@
 import type {Position} from 'unist'
 import {type LispValue, shortForm} from './elisp.ts'
 import {Failure} from './failure.ts'
+import * as tangleMessages from '../messages/tangle.ts'
 import type {HeaderArgument} from './header-args.ts'
 import {isEmacsLisp} from './languages.ts'
 
@@ -37,9 +38,9 @@ export class Params {
     if (!param || param.value.kind === 'nil') return undefined
     if (param.value.kind === 'string') return param.value.value
     if (param.value.kind === 'lisp') {
-      throw new Failure(`Org evaluates the Emacs Lisp form ${shortForm(param.value.source)} for ${name}; passepartout cannot: ${param.value.reason}`, param.origin, 'tangle/lisp-form')
+      throw new Failure(tangleMessages.lispForm(name, shortForm(param.value.source), param.value.reason), param.origin)
     }
-    throw new Failure(`Org compares ${name} as a string, and fails on the number ${param.value.value}`, param.origin, 'tangle/emacs-error')
+    throw new Failure(tangleMessages.comparedAsString(name, param.value.value), param.origin)
   }
 
   names(): IterableIterator<string> {
@@ -72,7 +73,7 @@ export function mergeParams(sources: readonly ParamSource[]): Params {
       const param: Param = {value: arg.value, origin: source.origin}
       if (arg.name === ':var') {
         if (arg.value.kind !== 'string') {
-          throw new Failure(':var needs a NAME=VALUE assignment; Org fails on this value', source.origin, 'tangle/emacs-error')
+          throw new Failure(tangleMessages.variableWithoutAssignment(), source.origin)
         }
         const text = arg.value.value
         const name = /^([^= \f\t\n\r\v]+)[ \t]*=/.exec(text)?.[1]
@@ -85,12 +86,12 @@ export function mergeParams(sources: readonly ParamSource[]): Params {
           target.param = {value: {kind: 'string', value: `${target.name}=${text}`}, origin: source.origin}
           variableIndex++
         } else {
-          throw new Failure(`Variable "${text}" must be assigned a default value`, source.origin, 'tangle/emacs-error')
+          throw new Failure(tangleMessages.variableWithoutDefault(text), source.origin)
         }
       } else if (arg.name === ':results' && (arg.value.kind === 'nil' || arg.value.kind === 'number')) {
-        throw new Failure(`Org splits :results into words and fails on a ${arg.value.kind === 'nil' ? 'missing' : 'numeric'} value`, source.origin, 'tangle/emacs-error')
+        throw new Failure(tangleMessages.notWords(':results', arg.value.kind === 'nil' ? 'missing' : 'numeric'), source.origin)
       } else if (arg.name === ':exports' && arg.value.kind === 'number') {
-        throw new Failure('Org splits :exports into words and fails on a numeric value', source.origin, 'tangle/emacs-error')
+        throw new Failure(tangleMessages.notWords(':exports', 'numeric'), source.origin)
       } else {
         entries.delete(arg.name)
         entries.set(arg.name, param)

@@ -9,6 +9,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type {Position} from 'unist'
 import {type Diagnostic, diagnostic} from '../diagnostics.ts'
+import {readFailed} from '../messages/io.ts'
 import {type DocumentMeta, documentMeta} from '../org/document-meta.ts'
 import {skillsFolder} from '../project.ts'
 import {DiskView} from './disk.ts'
@@ -85,7 +86,7 @@ export function planFile(file: string, allowOutside: readonly string[], disk = n
   try {
     bytes = fs.readFileSync(file)
   } catch (error) {
-    return {path: file, targets: [], diagnostics: [diagnostic(file, 'io/read', `cannot read ${file}: ${(error as Error).message}`)], blockCount: 0, failed: true, root: undefined, inputs: []}
+    return {path: file, targets: [], diagnostics: [diagnostic(file, readFailed(file, (error as Error).message))], blockCount: 0, failed: true, root: undefined, inputs: []}
   }
   const boundary = {root: disk.projectRoot(path.dirname(file)) ?? path.dirname(file), allowed: allowOutside}
   return planDocument(file, bytes, {boundary, disk})
@@ -96,9 +97,9 @@ function refuseSkillTargets(document: PlannedDocument, disk: DiskView): boolean 
   const project = disk.projectRoot(path.dirname(document.path))
   if (!project) return false
   const refused = document.targets.flatMap((target) => {
-    const reason = skillTargetRefusal(document.path, target.path, skillsFolder(project), project)
+    const refusal = skillTargetRefusal(document.path, target.path, skillsFolder(project), project)
     const line = target.blockLines[0]
-    return reason ? [diagnostic(document.path, 'sandbox/tangle-target', reason, line === undefined ? undefined : {line, column: 1})] : []
+    return refusal ? [diagnostic(document.path, refusal, line === undefined ? undefined : {line, column: 1})] : []
   })
   if (refused.length === 0) return false
   document.diagnostics.push(...refused)

@@ -16,6 +16,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type {Position} from 'unist'
 import {type Diagnostic, diagnostic} from '../diagnostics.ts'
+import {setupFileCycle, setupFileUnreadable} from '../messages/org.ts'
+import {setupFileOverNetwork, setupFilesTooDeep} from '../messages/tangle.ts'
 import type {Keyword, OrgRoot} from '../org/ast.ts'
 import {readOrg} from '../org/parse.ts'
 
@@ -50,16 +52,16 @@ export function collectKeywords(file: string, root: OrgRoot): CollectedKeywords 
       const place = at ?? node.position
       const name = stripQuotes(node.value)
       if (/^(?:https?|ftp):\/\//.test(name)) {
-        result.diagnostics.push(diagnostic(file, 'tangle/unsupported', `#+SETUPFILE: ${name} is fetched over the network by Org; passepartout reads local setup files only`, place))
+        result.diagnostics.push(diagnostic(file, setupFileOverNetwork(name), place))
         continue
       }
       const setupFile = path.resolve(directory, expandHome(name))
       if (chain.includes(setupFile)) {
-        result.diagnostics.push(diagnostic(file, 'org/setupfile-cycle', `#+SETUPFILE: ${name} is already being read (${[...chain.slice(1), setupFile].map((link) => path.basename(link)).join(' → ')}); Org skips it`, place))
+        result.diagnostics.push(diagnostic(file, setupFileCycle(name, [...chain.slice(1), setupFile].map((link) => path.basename(link))), place))
         continue
       }
       if (chain.length > MAX_DEPTH) {
-        result.diagnostics.push(diagnostic(file, 'tangle/unsupported', `setup files name setup files more than ${MAX_DEPTH} deep; passepartout stops at ${name}`, place))
+        result.diagnostics.push(diagnostic(file, setupFilesTooDeep(MAX_DEPTH, name), place))
         continue
       }
       if (!result.inputs.includes(setupFile)) result.inputs.push(setupFile)
@@ -68,7 +70,7 @@ export function collectKeywords(file: string, root: OrgRoot): CollectedKeywords 
         bytes = fs.readFileSync(setupFile)
       } catch (error) {
         const why = (error as NodeJS.ErrnoException).code ?? (error as Error).message
-        result.diagnostics.push(diagnostic(file, 'org/setupfile-unreadable', `Unable to read file "${setupFile}" (${why}): Org goes on without its keywords`, place))
+        result.diagnostics.push(diagnostic(file, setupFileUnreadable(setupFile, why), place))
         continue
       }
       const setup = readOrg(bytes).root

@@ -9,16 +9,16 @@
  * refuses them, since safety requires it.
  */
 import path from 'node:path'
+import type {Message} from '../diagnostics.ts'
+import {skillTangleIntoPackages, skillTangleOrgDocument, skillTangleOutside} from '../messages/check.ts'
 import {isInside} from '../project.ts'
 
 /** Why the skill document DOCUMENT may not write TARGET (both absolute), or undefined when it may or is no skill. */
-export function skillTargetRefusal(document: string, target: string, skillsDir: string, project: string): string | undefined {
+export function skillTargetRefusal(document: string, target: string, skillsDir: string, project: string): Message | undefined {
   if (!isInside(document, skillsDir)) return undefined
   const allowed = [skillsDir, path.join(project, 'generated', 'skills')]
-  const where = `${path.relative(project, skillsDir) || '.'}/ or generated/skills/`
-  if (target.split(path.sep).includes('node_modules')) return `a skill document may not tangle into node_modules/, where packages are loaded from: ${target}`
-  if (target.endsWith('.org')) return `a skill document may not tangle an Org document: ${target}`
-  if (!allowed.some((folder) => isInside(target, folder))) return `a skill document may tangle only into ${where}: ${target}`
+  if (target.split(path.sep).includes('node_modules')) return skillTangleIntoPackages(target)
+  if (target.endsWith('.org')) return skillTangleOrgDocument(target)
+  if (!allowed.some((folder) => isInside(target, folder))) return skillTangleOutside(`${path.relative(project, skillsDir) || '.'}/ or generated/skills/`, target)
   return undefined
 }
-

@@ -8,7 +8,10 @@ import path from 'node:path'
 import {unified} from 'unified'
 import type {Position} from 'unist'
 import {VFile} from 'vfile'
-import {type Diagnostic, diagnostic, isError, type RuleId} from '../diagnostics.ts'
+import {type Diagnostic, diagnostic, isError, type Message} from '../diagnostics.ts'
+import {type UnusablePath, unwritableTarget} from '../messages/io.ts'
+import {latin1, mixedLineEndings} from '../messages/org.ts'
+import * as tangleMessages from '../messages/tangle.ts'
 import type {OrgRoot, SrcBlock} from '../org/ast.ts'
 import {todoKeywordsOf} from '../org/parse.ts'
 import {orgParse} from '../org/plugin.ts'
@@ -76,16 +79,14 @@ export function planDocument(orgPath: string, input: Uint8Array | string, option
   }
   const diagnostics: Diagnostic[] = [...vfile.messages, ...(setup?.diagnostics ?? [])]
   const seen = new Set<string>()
-  const report = (ruleId: RuleId, reason: string, place: Position | undefined) => {
-    const key = `${ruleId}:${place?.start.line}:${place?.start.column}:${reason}`
+  const report = (message: Message, place: Position | undefined) => {
+    const key = `${message.ruleId}:${place?.start.line}:${place?.start.column}:${message.reason}`
     if (seen.has(key)) return
     seen.add(key)
-    diagnostics.push(diagnostic(file, ruleId, reason, place))
+    diagnostics.push(diagnostic(file, message, place))
   }
-  if (root.data.encoding === 'latin-1') report('org/latin-1', 'this file is not valid UTF-8: it is read as Latin-1 (as Emacs does) and written back as UTF-8', undefined)
-  if (root.data.eol === 'lf' && root.data.text.includes('\r\n')) {
-    report('org/mixed-line-endings', 'this file mixes CRLF and LF line endings: Emacs then keeps every CR, so lines like #+end_src\\r no longer end blocks', undefined)
-  }
+  if (root.data.encoding === 'latin-1') report(latin1(), undefined)
+  if (root.data.eol === 'lf' && root.data.text.includes('\r\n')) report(mixedLineEndings(), undefined)
   const doc = new OrgDocument(file, root, setup?.keywords)
   lintHeaderArguments(doc, report)
   const context: NowebContext = {doc, infos: new BlockInfos(doc), babel: new BabelIndex(doc), point: 0, warn: report}
@@ -110,7 +111,7 @@ export function planDocument(orgPath: string, input: Uint8Array | string, option
     plan.targets = checkTargets(targets, options.boundary, options.disk ?? new DiskView(), report)
   } catch (error) {
     if (!(error instanceof Failure)) throw error
-    report(error.ruleId, error.reason, error.place)
+    report(error.problem, error.place)
     plan.failed = true
     plan.targets = []
     plan.blockCount = 0
@@ -127,7 +128,7 @@ function checkTargets(
   targets: TargetPlan[],
   boundary: PlanOptions['boundary'],
   disk: DiskView,
-  report: (ruleId: RuleId, reason: string, place: Position | undefined) => void,
+  report: (message: Message, place: Position | undefined) => void,
 ): TargetPlan[] {
   const created = new Set<string>()
   const byPath = new Map<string, TargetPlan>()
@@ -137,27 +138,19 @@ function checkTargets(
     const place = target.blocks[0]?.open
     const directory = path.dirname(target.path)
     const unusable = unusablePath(target.path, disk)
-    if (unusable) throw new Failure(`:tangle ${printableName(target.fileName)} cannot be written: ${unusable}`, place, 'io/write')
+    if (unusable) throw new Failure(unwritableTarget(target.fileName, unusable), place)
     const real = disk.realTarget(target.path)
-    if (!inside.some((folder) => folder === path.sep || isInside(real, folder))) {
-      throw new Failure(
-        `:tangle ${target.fileName} resolves to ${target.path}, outside ${boundary.root}; allow its folder with --allow-outside=DIR or "passepartout": {"allowOutside": ["DIR"]} in package.json`,
-        place,
-        'tangle/outside-root',
-      )
-    }
+    if (!inside.some((folder) => folder === path.sep || isInside(real, folder))) throw new Failure(tangleMessages.outsideRoot(target.fileName, target.path, boundary.root, directory), place)
     const earlier = byPath.get(target.path)
     if (earlier) {
-      report('tangle/duplicate-target', `:tangle ${target.fileName} and :tangle ${earlier.fileName} are the same file; Org writes both, and this one replaces the other`, place)
+      report(tangleMessages.duplicateTarget(target.fileName, earlier.fileName), place)
       byPath.delete(target.path)
     }
-    if (target.fileName.endsWith('/') || disk.isDirectoryEntry(target.path)) {
-      throw new Failure(`:tangle ${target.fileName} names a directory, not a file (Org fails writing it)`, place, 'tangle/target-is-directory')
-    }
+    if (target.fileName.endsWith('/') || disk.isDirectoryEntry(target.path)) throw new Failure(tangleMessages.targetIsDirectory(target.fileName), place)
     if (target.makeDirectory) {
       for (let d = directory; !created.has(d) && d !== path.dirname(d); d = path.dirname(d)) created.add(d)
     } else if (!created.has(directory) && !disk.isDirectory(directory)) {
-      throw new Failure(`the directory of :tangle ${target.fileName} does not exist; add :mkdirp yes (Org fails: "Opening output file: No such file or directory")`, place, 'tangle/missing-directory')
+      throw new Failure(tangleMessages.missingDirectory(target.fileName), place)
     }
     byPath.set(target.path, target)
   }
@@ -174,24 +167,18 @@ const PATH_MAX = 4095
  * file system itself. Found before anything is written, so the document fails at its block, not in a
  * stack trace.
  */
-function unusablePath(file: string, disk: DiskView): string | undefined {
-  if (file.includes('\0')) return 'the file name holds a NUL byte, which no file name may'
-  if (Buffer.byteLength(file) > PATH_MAX) return `the path is ${Buffer.byteLength(file)} bytes long; the file system takes ${PATH_MAX}`
+function unusablePath(file: string, disk: DiskView): UnusablePath | undefined {
+  if (file.includes('\0')) return {kind: 'nul'}
+  if (Buffer.byteLength(file) > PATH_MAX) return {kind: 'path-too-long', bytes: Buffer.byteLength(file), max: PATH_MAX}
   const long = file.split(path.sep).find((part) => Buffer.byteLength(part) > NAME_MAX)
-  if (long !== undefined) return `the name ${printableName(long)} is ${Buffer.byteLength(long)} bytes long; the file system takes ${NAME_MAX}`
+  if (long !== undefined) return {kind: 'name-too-long', name: long, bytes: Buffer.byteLength(long), max: NAME_MAX}
   for (let folder = path.dirname(file); folder !== path.dirname(folder); folder = path.dirname(folder)) {
     const kind = disk.kind(folder)
     if (kind === 'missing') continue
     if (kind === 'directory') return undefined
-    if (kind === 'other') return `${folder} is a file, not a folder`
-    return `${folder}: ${kind.code ?? kind.message}`
+    if (kind === 'other') return {kind: 'not-a-folder', folder}
+    return {kind: 'folder-error', folder, error: kind.code ?? kind.message}
   }
   return undefined
-}
-
-/** NAME for a message: a long name cut in its middle, a NUL shown as \0. */
-function printableName(name: string): string {
-  const shown = name.replaceAll('\0', '\\0')
-  return shown.length > 80 ? `${shown.slice(0, 40)}…${shown.slice(-30)}` : shown
 }
 

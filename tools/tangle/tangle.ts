@@ -6,6 +6,8 @@
  */
 import path from 'node:path'
 import {type Diagnostic, diagnostic, isError} from '../diagnostics.ts'
+import {writeFailed} from '../messages/io.ts'
+import {overwritesEdit, targetConflict} from '../messages/tangle.ts'
 import type {DocumentMeta} from '../org/document-meta.ts'
 import {type CachedDocument, cachedWarnings, type TangleCache} from './cache.ts'
 import {DiskView} from './disk.ts'
@@ -137,9 +139,7 @@ export async function tangle(options: TangleOptions): Promise<TangleReport> {
 function sayOverwrittenEdits(document: DocumentOutcome, planned: PlannedDocument, written: WrittenFiles, disk: DiskView): void {
   for (const target of planned.targets) {
     if (!disk.entryOf(target.path) || !written.edited(document.path, target.path) || preview(target, disk) !== 'written') continue
-    document.diagnostics.push(
-      diagnostic(document.path, 'tangle/overwrites-edit', `:tangle ${target.fileName} was edited since it was tangled; this tangle replaces it, and the edit is lost (Emacs replaces it silently)`, target.place),
-    )
+    document.diagnostics.push(diagnostic(document.path, overwritesEdit(target.fileName), target.place))
   }
 }
 
@@ -207,7 +207,7 @@ function refuseSharedTargets(documents: DocumentOutcome[], disk: DiskView, cache
       const others = list.filter((other) => other !== document).map((other) => other.path)
       const line = document.targets.find((t) => disk.realTarget(t.path) === target)?.blockLines[0]
       const place = line === undefined ? undefined : {line, column: 1}
-      document.diagnostics.push(diagnostic(document.path, 'tangle/target-conflict', `${target} is also written by ${others.join(', ')}; each target belongs to one document`, place))
+      document.diagnostics.push(diagnostic(document.path, targetConflict(target, others), place))
       refused.add(document.path)
     }
   }
@@ -219,8 +219,7 @@ function refuseSharedTargets(documents: DocumentOutcome[], disk: DiskView, cache
 function settle(document: DocumentOutcome, result: DocumentWriteResult, cache: TangleCache | undefined): void {
   if ('error' in result) {
     const target = result.error.target
-    const what = target ? `cannot write :tangle ${target.fileName}` : 'cannot write the files of this document'
-    document.diagnostics.push(diagnostic(document.path, 'io/write', `${what}, so none of this document's files was written: ${result.error.message}`, target?.place))
+    document.diagnostics.push(diagnostic(document.path, writeFailed(target?.fileName, result.error.message), target?.place))
     refuse(document, cache)
     return
   }
