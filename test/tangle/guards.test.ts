@@ -68,3 +68,36 @@ describe('the tangle cache and a file saved twice in one clock tick', () => {
     expect((await run()).documents[0]!.cached, 'once the tick has passed the cache answers').toBe(true)
   })
 })
+
+describe('targets that are links or special files', () => {
+  it('replaces a link to a file with a file, and writes through a link that leads nowhere, as Emacs 28 does', () => {
+    const dir = folder({'real/actual.ts': 'old\n', 'doc.org': '#+begin_src typescript :tangle out.ts\nx\n#+end_src\n#+begin_src typescript :tangle dangling.ts\ny\n#+end_src\n'})
+    fs.symlinkSync('real/actual.ts', path.join(dir, 'out.ts'))
+    fs.symlinkSync('real/new.ts', path.join(dir, 'dangling.ts'))
+    expect(tangle(dir, 'doc.org').status).toBe(0)
+    // What Emacs left, seen with Emacs 28.2: out.ts a file of its own, the linked file untouched; new.ts made through the link.
+    expect(fs.lstatSync(path.join(dir, 'out.ts')).isFile()).toBe(true)
+    expect(fs.readFileSync(path.join(dir, 'out.ts'), 'utf8')).toBe('x\n')
+    expect(fs.readFileSync(path.join(dir, 'real/actual.ts'), 'utf8')).toBe('old\n')
+    expect(fs.lstatSync(path.join(dir, 'dangling.ts')).isSymbolicLink()).toBe(true)
+    expect(fs.readFileSync(path.join(dir, 'real/new.ts'), 'utf8')).toBe('y\n')
+  })
+
+  it('refuses a link that leads nowhere outside the project', () => {
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-outside-'))
+    const dir = folder({'doc.org': '#+begin_src typescript :tangle out.ts\nx\n#+end_src\n'})
+    fs.symlinkSync(path.join(outside, 'planted.ts'), path.join(dir, 'out.ts'))
+    const result = tangle(dir, 'doc.org')
+    expect(result.status).toBe(1)
+    expect(rules(result.stderr)).toEqual(['doc.org:1:1 tangle/outside-root'])
+    expect(fs.existsSync(path.join(outside, 'planted.ts'))).toBe(false)
+  })
+
+  it('never touches a device, even where targets may go anywhere', () => {
+    const dir = folder({'doc.org': '#+begin_src typescript :tangle /dev/null\nx\n#+end_src\n'})
+    const result = tangle(dir, 'doc.org', '--allow-outside')
+    expect(result.status).toBe(1)
+    expect(rules(result.stderr)).toEqual(['doc.org:1:1 io/write'])
+    expect(fs.statSync('/dev/null').isCharacterDevice()).toBe(true)
+  })
+})

@@ -18,6 +18,8 @@ export type UnusablePath =
   | {kind: 'name-too-long'; name: string; bytes: number; max: number}
   | {kind: 'not-a-folder'; folder: string}
   | {kind: 'folder-error'; folder: string; error: string}
+  | {kind: 'not-a-file'; file: string; what: string}
+  | {kind: 'link-error'; link: string; error: string}
 
 /** `:tangle FILE_NAME` cannot be written, for WHY. */
 export function unwritableTarget(fileName: string, why: UnusablePath): Message {
@@ -36,6 +38,10 @@ function unusable(why: UnusablePath): string {
       return `${why.folder} is a file, not a folder`
     case 'folder-error':
       return `${why.folder}: ${why.error}`
+    case 'not-a-file':
+      return `${why.file} is ${why.what}, not a file: passepartout writes regular files only (Emacs would delete it and write a file in its place)`
+    case 'link-error':
+      return `the link ${why.link} leads nowhere a file can be written: ${why.error}`
   }
 }
 

@@ -4,6 +4,7 @@
  * here but reads (existing directories); writing is `write.ts`'s job, so a
  * document that fails writes nothing.
  */
+import fs from 'node:fs'
 import path from 'node:path'
 import {unified} from 'unified'
 import type {Position} from 'unist'
@@ -139,6 +140,14 @@ function checkTargets(
     const directory = path.dirname(target.path)
     const unusable = unusablePath(target.path, disk)
     if (unusable) throw new Failure(unwritableTarget(target.fileName, unusable), place)
+    // Emacs deletes an existing target (a link too) and writes a new file; a link that leads nowhere it writes
+    // through, creating the file where it leads: held to the same boundary.
+    const linked = followDanglingLink(target.path, disk)
+    if ('kind' in linked) throw new Failure(unwritableTarget(target.fileName, linked), place)
+    target.path = linked.file
+    const special = disk.entryOf(target.path)
+    // A link is replaced, as Emacs deletes it; a device, a pipe or a socket is not touched.
+    if (special && !special.isFile() && !special.isDirectory() && !special.isSymbolicLink()) throw new Failure(unwritableTarget(target.fileName, {kind: 'not-a-file', file: target.path, what: kindOf(special)}), place)
     const real = disk.realTarget(target.path)
     if (!inside.some((folder) => folder === path.sep || isInside(real, folder))) throw new Failure(tangleMessages.outsideRoot(target.fileName, target.path, boundary.root, directory), place)
     const earlier = byPath.get(target.path)
@@ -155,6 +164,36 @@ function checkTargets(
     byPath.set(target.path, target)
   }
   return [...byPath.values()]
+}
+
+/** How many links a chain may hold before it counts as a loop (the kernel's own limit). */
+const MAX_LINKS = 40
+
+/**
+ * Where Emacs writes the target FILE: FILE itself, unless it is a link that leads to nothing (`file-exists-p`
+ * is false, so Org does not delete it first, and write-region writes through it): then where it leads.
+ */
+function followDanglingLink(file: string, disk: DiskView): {file: string} | UnusablePath {
+  if (!disk.entryOf(file)?.isSymbolicLink() || disk.kind(file) !== 'missing') return {file}
+  let current = file
+  for (let hops = 0; disk.entryOf(current)?.isSymbolicLink(); hops++) {
+    if (hops === MAX_LINKS) return {kind: 'link-error', link: file, error: 'too many links (a loop?)'}
+    try {
+      current = path.resolve(path.dirname(current), fs.readlinkSync(current))
+    } catch (error) {
+      return {kind: 'link-error', link: file, error: (error as NodeJS.ErrnoException).code ?? (error as Error).message}
+    }
+  }
+  return {file: current}
+}
+
+/** What a directory entry that is neither a file nor a folder is, for a message. */
+function kindOf(entry: fs.Dirent): string {
+  if (entry.isCharacterDevice()) return 'a character device'
+  if (entry.isBlockDevice()) return 'a block device'
+  if (entry.isFIFO()) return 'a named pipe'
+  if (entry.isSocket()) return 'a socket'
+  return 'not a regular file'
 }
 
 /** The longest name a file system here takes for one file or folder, and for a whole path, in bytes. */
