@@ -12,7 +12,7 @@ import {spawnSync} from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import {CheckSession} from '../tools/check/check-session.ts'
+import {ProjectSession} from '../tools/session/project-session.ts'
 import {listOrgFiles} from '../tools/project.ts'
 
 const repo = process.env.PASSEPARTOUT_HOME ?? path.resolve(import.meta.dirname, '..')
@@ -61,7 +61,7 @@ function fullCheck(root: string, checker: 'native' | 'warm', options: {keep?: bo
 }
 
 async function fullCheckChild(root: string, warmOnly: boolean): Promise<number> {
-  const report = await new CheckSession({project: root, warmOnly}).checkAll(listOrgFiles(path.join(root, 'org')))
+  const report = await new ProjectSession({project: root, warmOnly}).check(listOrgFiles(path.join(root, 'org')))
   if (report.diagnostics.length > 0) throw new Error(`the corpus has problems: ${report.diagnostics[0]!.message}`)
   process.stdout.write(JSON.stringify({maxRssKb: process.resourceUsage().maxRSS}))
   return 0
@@ -69,8 +69,8 @@ async function fullCheckChild(root: string, warmOnly: boolean): Promise<number> 
 
 async function warmRechecks(root: string): Promise<{p50: number; p95: number; times: number[]; warmUp: number; whole: number}> {
   const files = listOrgFiles(path.join(root, 'org'))
-  const session = new CheckSession({project: root})
-  await session.checkAll(files)
+  const session = new ProjectSession({project: root})
+  await session.check(files)
   const warmUp = await timeAsync(() => session.warmUp())
   const times: number[] = []
   for (let k = 0; k < CHANGES; k++) {
@@ -80,7 +80,7 @@ async function warmRechecks(root: string): Promise<{p50: number; p95: number; ti
   }
   const file = files[0]!
   fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/LIMIT = \d+/, 'LIMIT = 7'))
-  const whole = await timeAsync(() => session.checkAll(files))
+  const whole = await timeAsync(() => session.check(files))
   const sorted = [...times].sort((a, b) => a - b)
   return {p50: sorted[Math.floor(sorted.length * 0.5)]!, p95: sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)]!, times, warmUp, whole}
 }

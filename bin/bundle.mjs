@@ -41,6 +41,8 @@ export async function ensureBundle(entry, {selfContained = false} = {}) {
     format: 'esm',
     target: 'node20',
     packages: selfContained ? 'bundle' : 'external',
+    // The toolchain's public module, as the core imports it, is this repository's TypeScript: bundled, not a package.
+    alias: {'passepartout/toolchain': './tools/toolchain.ts'},
     // A self-contained bundle is mostly packages: its map goes beside it (Node parses an inline map at load: 100 ms).
     sourcemap: selfContained ? 'linked' : 'inline',
     metafile: true,

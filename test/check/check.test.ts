@@ -11,7 +11,7 @@ import os from 'node:os'
 import path from 'node:path'
 import * as esbuild from 'esbuild'
 import {describe, expect, it} from 'vitest'
-import {CheckSession} from '../../tools/check/check-session.ts'
+import {ProjectSession} from '../../tools/session/project-session.ts'
 import {NativeChecker, parseOutput} from '../../tools/check/native-checker.ts'
 import {sourceMapPath} from '../../tools/tangle/source-map.ts'
 import {formatDiagnostic} from '../../tools/diagnostics.ts'
@@ -34,8 +34,8 @@ function project(files: Record<string, string>): string {
 const org = (...lines: string[]) => `${lines.join('\n')}\n`
 
 /** Check the project's org/ folder; the messages as printed, relative to the project. */
-async function check(dir: string, session = new CheckSession({project: dir})) {
-  const report = await session.checkAll(listOrgFiles(path.join(dir, 'org')))
+async function check(dir: string, session = new ProjectSession({project: dir})) {
+  const report = await session.check(listOrgFiles(path.join(dir, 'org')))
   return {report, messages: report.diagnostics.map((message) => formatDiagnostic(message, dir)), session}
 }
 
@@ -131,7 +131,7 @@ describe.each([
 })
 
 async function checkWith(dir: string, warmOnly: boolean) {
-  return check(dir, new CheckSession({project: dir, warmOnly}))
+  return check(dir, new ProjectSession({project: dir, warmOnly}))
 }
 
 describe('the native compiler', () => {

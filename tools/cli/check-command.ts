@@ -3,20 +3,16 @@
  * TypeScript and hold skills to their capabilities; every problem at its Org
  * line. `make tangle` runs it. `--json` prints the report for programs.
  */
-import {type CheckReport, CheckSession, hasCheckErrors} from '../check/check-session.ts'
 import {diagnosticJson, isError} from '../diagnostics.ts'
-import {findProjectRoot} from '../project.ts'
+import {type CheckReport, hasCheckErrors} from '../session/project-checker.ts'
+import {commandInputs} from './inputs.ts'
 import {printDiagnostics} from './output.ts'
-import {allowedFolders, cacheFolder, inputFolders, printPruned, resolveInputs, summary, type TangleFlags, tangleJson} from './tangle-command.ts'
+import {printPruned, summary, type TangleFlags, tangleJson} from './tangle-command.ts'
 import type {CommandContext} from './usage.ts'
 
 export async function runCheck(args: string[], flags: Pick<TangleFlags, 'allowOutside' | 'cache' | 'prune' | 'json'>, context: CommandContext): Promise<number> {
-  const files = resolveInputs(args, context.cwd)
-  // The project of the files given, not of the working folder (as for tangle).
-  const folder = cacheFolder(args, context.cwd)
-  const {folders: allowOutside, problems} = allowedFolders(folder, flags, context.cwd)
-  const session = new CheckSession({project: findProjectRoot(folder), allowOutside, cache: flags.cache, prune: flags.prune, folders: inputFolders(args, context.cwd)})
-  const report = await session.checkAll(files)
+  const {session, files, folders, problems} = commandInputs(args, flags, context)
+  const report = await session.check(files, {prune: flags.prune, folders})
   report.diagnostics.unshift(...problems)
   if (flags.json) process.stdout.write(`${JSON.stringify(checkJson(report, context.cwd), null, 2)}\n`)
   printDiagnostics(report.diagnostics, {cwd: context.cwd, frames: context.frames})

@@ -4,10 +4,8 @@
  * (`passepartout deps --dot | dot -Tsvg > deps.svg`).
  */
 import {diagnosticJson, displayPath, isError} from '../diagnostics.ts'
-import {readDocumentGraph} from '../graph/read-graph.ts'
-import {findProjectRoot} from '../project.ts'
+import {commandInputs} from './inputs.ts'
 import {printDiagnostics} from './output.ts'
-import {resolveInputs} from './tangle-command.ts'
 import type {CommandContext} from './usage.ts'
 
 export interface DepsFlags {
@@ -15,9 +13,9 @@ export interface DepsFlags {
   dot: boolean
 }
 
-export function runDeps(args: string[], flags: DepsFlags, context: CommandContext): number {
-  const files = resolveInputs(args, context.cwd)
-  const {graph, documents} = readDocumentGraph(files, findProjectRoot(context.cwd) ?? context.cwd)
+export async function runDeps(args: string[], flags: DepsFlags, context: CommandContext): Promise<number> {
+  const {session, files} = commandInputs(args, {allowOutside: [], cache: true}, context)
+  const {graph, documents} = await session.graph(files)
   const show = (file: string) => displayPath(file, context.cwd)
   if (flags.json) {
     const report = {

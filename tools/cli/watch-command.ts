@@ -6,7 +6,8 @@
  */
 import {displayPath} from '../diagnostics.ts'
 import {type OrgChange, watchOrgFiles} from '../watch/org-watcher.ts'
-import {inputRoots, runTangle, type TangleFlags} from './tangle-command.ts'
+import {inputRoots} from './inputs.ts'
+import {runTangle, type TangleFlags} from './tangle-command.ts'
 import type {CommandContext} from './usage.ts'
 
 export async function runWatch(args: string[], flags: TangleFlags, context: CommandContext): Promise<number> {

@@ -45,6 +45,8 @@ export interface PlannedDocument {
   targets: WriteTarget[]
   /** The other files it read (setup files), absolute. */
   inputs: string[]
+  /** The whole plan, with every generated line's Org origin: dropped by a run unless it was asked to keep it. */
+  plan: DocumentPlan
 }
 
 export interface RunOptions {
@@ -64,6 +66,7 @@ export function planForRun(file: string, options: RunOptions, disk: DiskView): P
     diagnostics: plan.diagnostics,
     meta: plan.root && documentMeta(plan.path, plan.root),
     inputs: plan.inputs,
+    plan,
     targets: plan.targets.map((target) => ({
       path: target.path,
       fileName: target.fileName,
@@ -92,15 +95,19 @@ export function planFile(file: string, allowOutside: readonly string[], disk = n
   return planDocument(file, bytes, {boundary, disk})
 }
 
-/** A skill document that writes outside the skills' folders writes nothing (skill-targets.ts); true when refused. */
-function refuseSkillTargets(document: PlannedDocument, disk: DiskView): boolean {
-  const project = disk.projectRoot(path.dirname(document.path))
-  if (!project) return false
-  const refused = document.targets.flatMap((target) => {
-    const refusal = skillTargetRefusal(document.path, target.path, skillsFolder(project), project)
-    const line = target.blockLines[0]
-    return refusal ? [diagnostic(document.path, refusal, line === undefined ? undefined : {line, column: 1})] : []
+/** Where the skill document of PLAN tangles where a skill may not (skill-targets.ts), each at its block; none for a document that is no skill. */
+export function skillTargetProblems(plan: DocumentPlan, disk: DiskView): Diagnostic[] {
+  const project = disk.projectRoot(path.dirname(plan.path))
+  if (!project) return []
+  return plan.targets.flatMap((target) => {
+    const refusal = skillTargetRefusal(plan.path, target.path, skillsFolder(project), project)
+    return refusal ? [diagnostic(plan.path, refusal, target.blocks[0]?.open)] : []
   })
+}
+
+/** A skill document that writes outside the skills' folders writes nothing; true when refused. */
+function refuseSkillTargets(document: PlannedDocument, disk: DiskView): boolean {
+  const refused = skillTargetProblems(document.plan, disk)
   if (refused.length === 0) return false
   document.diagnostics.push(...refused)
   document.failed = true

@@ -13,6 +13,7 @@ import {type CachedDocument, cachedWarnings, type TangleCache} from './cache.ts'
 import {DiskView} from './disk.ts'
 import {journalFolder, journalPath, recoverJournals} from './journal.ts'
 import type {PlannedDocument} from './run-document.ts'
+import type {DocumentPlan} from './tangle-document.ts'
 import {type PrunedFile, settleOrphans} from './orphans.ts'
 import {type DocumentWriteResult, preview, type WriteStatus, WriteRun} from './write.ts'
 import {hashOf, type WrittenFiles} from './written.ts'
@@ -28,6 +29,12 @@ export interface TangleOptions {
   cache?: TangleCache
   /** Write the source maps of the code the skill loader runs (source-map.ts). */
   sourceMaps?: boolean
+  /**
+   * Keep the plan (every generated line with its Org origin) of the documents this says yes to, in the report:
+   * a plan is otherwise dropped once its files are staged (a thousand plans kept to the end cost a tenth of a
+   * run in collecting garbage).
+   */
+  keepPlans?: (document: string) => boolean
   /**
    * What each document wrote before (written.ts): a target edited since is said before it is replaced, and
    * the files a document no longer writes are said, or removed with `prune`.
@@ -67,6 +74,8 @@ export interface DocumentOutcome {
   targets: TargetOutcome[]
   /** The other files it read (setup files), absolute. */
   inputs: string[]
+  /** Its plan, when it was planned and the run was asked to keep it (`keepPlans`). */
+  plan?: DocumentPlan
 }
 
 export interface TangleReport {
@@ -113,6 +122,7 @@ export async function tangle(options: TangleOptions): Promise<TangleReport> {
       // Staged at once, and the plan dropped: a thousand plans kept to the end cost a tenth of the run in collecting garbage.
       else runOf(document.path).stage(document.path, planned.targets)
     } else options.cache?.forget(document.path)
+    if (options.keepPlans?.(document.path)) document.plan = planned.plan
     documents[index] = document
   }
   const conflicting = refuseSharedTargets(documents, disk, options.cache)

@@ -1,29 +1,29 @@
 /**
- * `passepartout check`: tangle, then check what was generated, every problem
- * reported at the Org line it came from.
+ * The type checking of a project session (project-session.ts), loaded only when
+ * a command checks: what the generated files are and where their lines came
+ * from, the native compiler for a whole program, the warm ts-morph program for
+ * re-checks after a save, and the sandbox rules for skills.
  *
- * `checkAll` checks the whole program with the native compiler (ts-morph when
- * the native one is missing) while the sandbox rules parse the skills' files
- * in this process. A long-lived session (the watcher) then calls `recheck`
- * after each save: it tangles the changed documents again and checks only
- * their files and the files that import them, on a warm ts-morph program.
+ * `check` checks the whole program with the native compiler (ts-morph when the
+ * native one is missing) while the sandbox rules parse the skills' files in
+ * this process. A long-lived session (the watcher, the running core) then calls
+ * `recheck` after each save: only the changed documents' files and the files
+ * that import them, on a warm ts-morph program.
  */
 import fs from 'node:fs'
 import path from 'node:path'
 import type {ts} from 'ts-morph'
+import {isTypeScript, type TsProblem} from '../check/checker.ts'
+import {GeneratedFiles} from '../check/generated-files.ts'
+import {NativeChecker, nativeCompiler, nativeWorkDir} from '../check/native-checker.ts'
+import {suspectText} from '../check/suspects.ts'
+import type {WarmChecker} from '../check/warm-checker.ts'
 import {debug} from '../debug.ts'
 import {type Diagnostic, diagnostic, isError} from '../diagnostics.ts'
-import {compilerFailed} from '../messages/check.ts'
 import {buildGraph} from '../graph/document-graph.ts'
+import {compilerFailed} from '../messages/check.ts'
 import type {DocumentMeta} from '../org/document-meta.ts'
-import {TangleCache} from '../tangle/cache.ts'
-import {type TangleReport, tangle} from '../tangle/tangle.ts'
-import {WrittenFiles} from '../tangle/written.ts'
-import {isTypeScript, type TsProblem} from './checker.ts'
-import {GeneratedFiles} from './generated-files.ts'
-import {NativeChecker, nativeCompiler, nativeWorkDir} from './native-checker.ts'
-import {suspectText} from './suspects.ts'
-import type {WarmChecker} from './warm-checker.ts'
+import type {TangleReport} from '../tangle/tangle.ts'
 
 const log = debug('check')
 
@@ -38,53 +38,45 @@ export interface CheckReport {
   elapsedMs: number
 }
 
-export interface CheckSessionOptions {
+export interface CheckerOptions {
   /** The project root, or undefined for files outside any project. */
   project: string | undefined
-  /** Folders outside the project where targets may go. */
-  allowOutside?: readonly string[]
+  allowOutside: readonly string[]
   /** Check with ts-morph even when the native compiler is installed. */
-  warmOnly?: boolean
-  /** Skip the documents unchanged since the last tangle (the tangle cache); on by default. */
-  cache?: boolean
-  /** Remove the files documents no longer write, when they hold exactly what was tangled. */
-  prune?: boolean
-  /** The folders the checks cover, where a document that no longer exists leaves orphans. */
-  folders?: readonly string[]
+  warmOnly: boolean
+  /** The files the documents wrote last time, when known for every one of FILES (written.ts). */
+  writtenBefore: (files: readonly string[]) => string[] | undefined
 }
 
-export class CheckSession {
+export class ProjectChecker {
   private readonly generated: GeneratedFiles
-  /** What each document checked so far says of its IDs and dependencies. */
+  /** What each document tangled so far says of its IDs and dependencies. */
   private readonly documents = new Map<string, DocumentMeta>()
   /** The document graph's diagnostics, built again only when what a document declares changes. */
   private graphDiagnostics: Diagnostic[] | undefined
   private readonly tsconfig: string | undefined
   private readonly native: NativeChecker | undefined
   private warm: WarmChecker | undefined
-  /** What each document wrote (written.ts), kept for the session. */
-  private readonly written: WrittenFiles | undefined
 
-  constructor(private readonly options: CheckSessionOptions) {
-    this.generated = new GeneratedFiles(options.project, options.allowOutside ?? [])
-    this.written = options.project ? WrittenFiles.open(options.project) : undefined
+  constructor(private readonly options: CheckerOptions) {
+    this.generated = new GeneratedFiles(options.project, options.allowOutside)
     const tsconfig = options.project && path.join(options.project, 'tsconfig.json')
     this.tsconfig = tsconfig && fs.existsSync(tsconfig) ? tsconfig : undefined
     const compiler = options.warmOnly ? undefined : nativeCompiler()
     this.native = compiler === undefined ? undefined : new NativeChecker(compiler, this.tsconfig, nativeWorkDir(options.project))
   }
 
-  /** Tangle every one of FILES (Org documents) and check the whole program their TypeScript files make. */
-  async checkAll(files: string[]): Promise<CheckReport> {
+  /** Tangle FILES with TANGLE and check the whole program their TypeScript files make. */
+  async check(files: readonly string[], tangle: () => Promise<TangleReport>): Promise<CheckReport> {
     const started = performance.now()
     // The compiler starts at once on the files the documents wrote last time (written.ts). When the tangle finds
     // them all as they were, which is what a new build of the tool gives (it throws the tangle cache away, not
     // the files), that answer stands, and the tangle ran beside the compiler instead of before it.
-    const guess = this.native && this.written?.filesOf(files)?.filter(isTypeScript).sort()
+    const guess = this.native && this.options.writtenBefore(files)?.filter(isTypeScript).sort()
     const abandon = new AbortController()
     const early = guess && this.native!.checkProgram(guess, abandon.signal)
     early?.catch(() => {})
-    const {report, extra, touched} = await this.tangle(files, {cache: true})
+    const {report, extra, touched} = this.record(await tangle())
     this.warm?.update(touched)
     const roots = this.generated.all()
     const guessed = guess !== undefined && guess.join('\0') === roots.join('\0') && report.outcomes.every((outcome) => outcome.status === 'unchanged')
@@ -108,23 +100,19 @@ export class CheckSession {
     )
     log?.(`${checker} compiler done: ${found.length} problems`)
     const diagnostics = [...report.diagnostics, ...extra, ...found, ...sandbox]
-    log?.('problems mapped to their Org lines')
     return {tangle: report, diagnostics, checkedFiles: roots.length, checker, elapsedMs: performance.now() - started}
   }
 
   /**
-   * Tangle CHANGED documents again; check their files and the files that import
-   * them directly, on the warm program. A change that reaches further (an
-   * inferred type that flows through an importer to its own importers) is
-   * caught by the next `checkAll`, which a long-lived process runs in the
-   * background.
+   * Tangle changed documents again with TANGLE; check their files and the files that import them directly, on
+   * the warm program. A change that reaches further (an inferred type that flows through an importer to its own
+   * importers) is caught by the next `check`.
    */
-  async recheck(changed: string[]): Promise<CheckReport> {
+  async recheck(tangle: () => Promise<TangleReport>): Promise<CheckReport> {
     const warm = await this.warmChecker()
     const started = performance.now()
-    // Changed documents are planned whatever the cache says: it would only cost the reading and writing of its file.
-    const {report, extra, touched} = await this.tangle(changed, {cache: false})
-    log?.(`tangled ${changed.length} changed documents`)
+    const {report, extra, touched} = this.record(await tangle())
+    log?.(`tangled ${report.documents.length} changed documents`)
     // The importers of a file that goes away are known only before it goes.
     const importers = warm.directImportersOf(touched)
     warm.update(touched)
@@ -147,11 +135,8 @@ export class CheckSession {
     warm.prime()
   }
 
-  /** Tangle FILES; record what they wrote; the diagnostics of the document graph as it now stands. */
-  private async tangle(files: string[], options: {cache: boolean}) {
-    const {project, allowOutside = []} = this.options
-    const cache = project && options.cache && this.options.cache !== false ? TangleCache.open(project, {tool: process.env.PASSEPARTOUT_BUILD ?? '', allowOutside}) : undefined
-    const report = await tangle({files, allowOutside, cache, sourceMaps: true, written: this.written, prune: this.options.prune, folders: this.options.folders})
+  /** Record what REPORT's documents wrote; the diagnostics of the document graph as it now stands. */
+  private record(report: TangleReport) {
     const extra: Diagnostic[] = []
     const touched = report.documents.flatMap((document) => this.generated.record(document, extra))
     for (const document of report.documents) {
@@ -169,7 +154,7 @@ export class CheckSession {
   private async warmChecker(): Promise<WarmChecker> {
     if (!this.warm) {
       // Loaded on demand: a one-shot check with the native compiler never pays for ts-morph's program.
-      const {WarmChecker} = await import('./warm-checker.ts')
+      const {WarmChecker} = await import('../check/warm-checker.ts')
       this.warm = new WarmChecker(this.tsconfig)
       this.warm.update(this.generated.all())
     }
@@ -189,7 +174,7 @@ export class CheckSession {
   private async sandbox(files: readonly string[], syntaxOf?: (file: string) => ts.SourceFile | undefined): Promise<Diagnostic[]> {
     const suspects = files.map((file) => ({file, text: suspectText(file)})).filter((suspect) => suspect.text !== undefined)
     if (suspects.length === 0) return []
-    const rules = await import('./sandbox.ts')
+    const rules = await import('../check/sandbox.ts')
     return suspects.flatMap(({file, text}) => {
       const source = syntaxOf ? syntaxOf(file) : rules.parse(file, text!)
       return source ? this.generated.sandboxDiagnostics(file, source, rules) : []

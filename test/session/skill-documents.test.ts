@@ -1,0 +1,120 @@
+/**
+ * Skill documents as the project session reads them for the core: their
+ * modules from the tangle, the refusals of the sandbox rules, and their load
+ * order. Real documents in a temporary project.
+ */
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import {describe, expect, it} from 'vitest'
+import {formatDiagnostic} from '../../tools/diagnostics.ts'
+import {ProjectSession} from '../../tools/session/project-session.ts'
+import {skillGraph} from '../../tools/session/skill-documents.ts'
+
+function project(files: Record<string, string>): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-skills-'))
+  for (const [file, text] of Object.entries({'package.json': '{}', ...files})) {
+    fs.mkdirSync(path.dirname(path.join(dir, file)), {recursive: true})
+    fs.writeFileSync(path.join(dir, file), text)
+  }
+  return dir
+}
+
+const block = (target: string, ...lines: string[]) => ['#+begin_src typescript :tangle ' + target + ' :mkdirp yes', ...lines, '#+end_src', ''].join('\n')
+const read = (dir: string, file: string) => new ProjectSession({project: dir}).readSkill(path.join(dir, file))
+
+describe('a skill document read by the session', () => {
+  it('takes its modules from the tangle, wherever they go, and never the tests; writes nothing', async () => {
+    const dir = project({
+      'org/skills/pair.org': [block('../../generated/skills/pair/main.ts', 'export const one = 1'), block('helper.mts', 'export const two = 2'), block('../../generated/skills/pair.test.ts', 'test'), block('notes.txt', 'text')].join('\n'),
+    })
+    const document = await read(dir, 'org/skills/pair.org')
+    expect(document.blocked).toBeUndefined()
+    expect(document.modules.map((module) => path.relative(dir, module.path))).toEqual(['generated/skills/pair/main.ts', 'org/skills/helper.mts'])
+    expect(document.modules[0]!.code).toBe('export const one = 1\n')
+    expect(fs.existsSync(path.join(dir, 'generated'))).toBe(false)
+  })
+
+  it.each([
+    ['the core', '../../generated/core/engine.ts'],
+    ['a package', '../../node_modules/zod/index.js'],
+    ['a package beside it', 'node_modules/evil/index.js'],
+    ['an Org document', 'bouncer.org'],
+    ['elsewhere in the project', '../../lib/main.ts'],
+  ])('is refused when it would tangle into %s', async (_where, target) => {
+    const dir = project({'org/skills/writer.org': `#+TITLE: Writer\n${block(target, 'export const x = 1')}`})
+    const document = await read(dir, 'org/skills/writer.org')
+    expect(document.blocked).toBe('sandbox-blocked')
+    expect(document.problems.map((message) => formatDiagnostic(message, dir))).toEqual([expect.stringMatching(/^org\/skills\/writer\.org:2:1: error: a skill document may .*\[sandbox\/tangle-target\]$/)])
+  })
+
+  it('is failed, at its position, when the tangler refuses it', async () => {
+    const dir = project({'org/skills/bad.org': '* Code\n#+begin_src typescript :tangle missing/x.ts\nx\n#+end_src\n'})
+    const document = await read(dir, 'org/skills/bad.org')
+    expect(document.blocked).toBe('failed')
+    expect(document.problems.map((message) => formatDiagnostic(message, dir))).toEqual([expect.stringMatching(/^org\/skills\/bad\.org:2:1: error: .*\[tangle\/missing-directory\]$/)])
+  })
+
+  it('is blocked when it uses what it was not granted, and loads once granted', async () => {
+    const code = block('runner.ts', "import {execSync} from 'node:child_process'", "export const run = () => execSync('ls')")
+    const dir = project({'org/skills/runner.org': `#+TITLE: Runner\n${code}`, 'org/skills/granted.org': `#+CAPABILITIES: shell\n${code.replace('runner.ts', 'granted.ts')}`})
+    const runner = await read(dir, 'org/skills/runner.org')
+    expect(runner.blocked).toBe('sandbox-blocked')
+    expect(runner.problems.map((message) => formatDiagnostic(message, dir))).toEqual(["org/skills/runner.org:3:24: error: skill 'runner' uses child_process without the 'shell' capability [sandbox/restricted-import]"])
+    expect((await read(dir, 'org/skills/granted.org')).blocked).toBeUndefined()
+  })
+
+  it("comes from the plan of the session's last tangle while the document is unchanged, and is planned again once it changed", async () => {
+    const dir = project({'node_modules/.keep': '', 'org/skills/one.org': block('../../generated/skills/one.ts', 'export const one = 1')})
+    const file = path.join(dir, 'org/skills/one.org')
+    const past = new Date(Date.now() - 60_000)
+    fs.utimesSync(file, past, past)
+    // A file changed (its times set) within the clock tick of now is not trusted to be the one planned.
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    const session = new ProjectSession({project: dir})
+    await session.tangle(session.documents())
+    const first = await session.readSkill(file)
+    const second = await session.readSkill(file)
+    // One plan, the tangle's: the same lines, not planned again.
+    expect(second.modules[0]!.lines).toBe(first.modules[0]!.lines)
+    fs.writeFileSync(file, block('../../generated/skills/one.ts', 'export const one = 2'))
+    const changed = await session.readSkill(file)
+    expect(changed.modules[0]!.code).toBe('export const one = 2\n')
+  })
+})
+
+describe('the skills\' load order', () => {
+  it('puts dependencies before dependents (the original test-topological-sort-basic)', async () => {
+    const dir = project({
+      'org/skills/org-skill-a.org': '#+DEPENDS_ON: skill-b-id\n',
+      'org/skills/org-skill-b.org': ':PROPERTIES:\n:ID: skill-b-id\n:END:\n',
+    })
+    const session = new ProjectSession({project: dir})
+    const metas = (await session.readSkills(session.skillFiles())).map((skill) => skill.meta)
+    expect(skillGraph(metas, [], dir).order.map((file) => path.basename(file))).toEqual(['org-skill-b.org', 'org-skill-a.org'])
+  })
+
+  it('orders skills, resolves names against the project\'s other documents, and keeps the entry behind each dependency', async () => {
+    const dir = project({
+      'org/core/engine.org': ':PROPERTIES:\n:ID: core-engine\n:END:\n',
+      'org/skills/policy.org': '#+DEPENDS_ON: id:core-engine\n',
+      'org/skills/bouncer.org': '#+TITLE: Bouncer\n#+DEPENDS_ON: policy\n',
+      'org/skills/loop.org': '#+DEPENDS_ON: loop2\n',
+      'org/skills/loop2.org': '#+DEPENDS_ON: loop\n',
+    })
+    const session = new ProjectSession({project: dir})
+    const skills = await session.readSkills(session.skillFiles())
+    const graph = skillGraph(
+      skills.map((skill) => skill.meta),
+      await session.otherDocuments(),
+      dir,
+    )
+    const skillsDir = path.join(dir, 'org/skills')
+    expect(graph.order.map((file) => path.basename(file))).toEqual(['policy.org', 'bouncer.org', 'loop.org', 'loop2.org'])
+    const [policy] = graph.dependencies.get(path.join(skillsDir, 'bouncer.org'))!
+    expect([path.basename(policy!.path), policy!.entry?.position.start]).toEqual(['policy.org', {line: 2, column: 15}])
+    expect(graph.dependencies.get(path.join(skillsDir, 'policy.org'))).toEqual([])
+    expect([...graph.broken].map((file) => path.basename(file)).sort()).toEqual(['loop.org', 'loop2.org'])
+    expect([...graph.problems.values()].flat().map((message) => message.ruleId)).toEqual(['graph/cycle'])
+  })
+})

@@ -1,0 +1,228 @@
+/**
+ * A project while it is open: one object owns its documents (read once,
+ * through the tangle cache), what they wrote (written.ts), the document graph
+ * and, once a command checks, the type checker (project-checker.ts). Every
+ * command goes through it (`tangle`, `check`, `deps`, `watch`, `run`), and so
+ * does the core, which reads its skills from it (`readSkill`, `skillGraph`):
+ * a skill document the session tangled is not planned again to be loaded.
+ *
+ * What a command that only tangles loads is kept small: the checker, the
+ * reader and the planner are imported when something needs them (a run the
+ * cache answers for reads no document).
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import {type Diagnostic, diagnostic} from '../diagnostics.ts'
+import {buildGraph, type DocumentGraph} from '../graph/document-graph.ts'
+import {readFailed} from '../messages/io.ts'
+import type {DocumentMeta} from '../org/document-meta.ts'
+import {isInside, listOrgFiles, skillsFolder} from '../project.ts'
+import {TangleCache} from '../tangle/cache.ts'
+import {DiskView} from '../tangle/disk.ts'
+import type {DocumentPlan} from '../tangle/tangle-document.ts'
+import {type TangleReport, tangle} from '../tangle/tangle.ts'
+import {WrittenFiles} from '../tangle/written.ts'
+import type {CheckReport, ProjectChecker} from './project-checker.ts'
+import type {SkillDocument} from './skill-documents.ts'
+
+export interface SessionOptions {
+  /** The project root, or undefined for files outside any project. */
+  project: string | undefined
+  /** Where the tangle's state is kept for files outside any project: the folder given (cache.ts). */
+  stateFolder?: string
+  /** Folders outside the project where targets may go. */
+  allowOutside?: readonly string[]
+  /** Check with ts-morph even when the native compiler is installed. */
+  warmOnly?: boolean
+  /** Skip the documents unchanged since the last tangle (the tangle cache); on by default. */
+  cache?: boolean
+}
+
+/** What one run of a command asks beyond the session's options. */
+export interface RunRequest {
+  /** Remove the files documents no longer write, when they hold exactly what was tangled. */
+  prune?: boolean
+  /** The folders the run covers, where a document that no longer exists leaves orphans. */
+  folders?: readonly string[]
+  /** Plan and report, write nothing. */
+  dryRun?: boolean
+}
+
+export class ProjectSession {
+  /** Where the project's skill documents are (the only definition: `skillsFolder`); undefined outside a project. */
+  readonly skillsFolder: string | undefined
+  readonly allowOutside: readonly string[]
+  /** What each document wrote (written.ts), kept for the session. */
+  private readonly written: WrittenFiles | undefined
+  /** The tangle cache, read once and kept for the session. */
+  private readonly cache: TangleCache | undefined
+  /** The plans of the skill documents tangled last, which the core loads from (with their Org file's stamp). */
+  private readonly skillPlans = new Map<string, {plan: DocumentPlan; stamp: string}>()
+  private checker: Promise<ProjectChecker> | undefined
+
+  constructor(private readonly options: SessionOptions) {
+    const state = options.project ?? options.stateFolder
+    this.allowOutside = options.allowOutside ?? []
+    this.written = state ? WrittenFiles.open(state) : undefined
+    this.cache = state && options.cache !== false ? TangleCache.open(state, {tool: process.env.PASSEPARTOUT_BUILD ?? '', allowOutside: this.allowOutside}) : undefined
+    this.skillsFolder = options.project && skillsFolder(options.project)
+  }
+
+  get project(): string | undefined {
+    return this.options.project
+  }
+
+  /** The project's Org documents: every one under its org/ folder. */
+  documents(): string[] {
+    const org = this.options.project && path.join(this.options.project, 'org')
+    return org && fs.existsSync(org) ? listOrgFiles(org) : []
+  }
+
+  /** Tangle FILES (Org documents): write what they tangle to, as `passepartout tangle` does. */
+  tangle(files: readonly string[], request: RunRequest = {}): Promise<TangleReport> {
+    return this.tangleFiles(files, {cache: true, ...request})
+  }
+
+  /** Tangle FILES and check the whole program their TypeScript files make (types, the document graph, sandbox rules). */
+  async check(files: readonly string[], request: RunRequest = {}): Promise<CheckReport> {
+    const checker = await this.typeChecker()
+    return checker.check(files, () => this.tangleFiles(files, {cache: true, prune: request.prune, folders: request.folders}))
+  }
+
+  /**
+   * Tangle the CHANGED documents again, whatever the cache says (it would only save reading them), and check
+   * their files and the files that import them, on the warm program.
+   */
+  async recheck(changed: readonly string[]): Promise<CheckReport> {
+    const checker = await this.typeChecker()
+    return checker.recheck(() => this.tangleFiles(changed, {cache: false}))
+  }
+
+  /** Make the first re-check after a save as fast as the next (see ProjectChecker.warmUp). */
+  async warmUp(): Promise<void> {
+    await (await this.typeChecker()).warmUp()
+  }
+
+  /**
+   * The document graph of FILES: what each declares, from the tangle cache when it answers for a document,
+   * else read (the reader only: nothing is planned or written).
+   */
+  async graph(files: readonly string[]): Promise<{graph: DocumentGraph; documents: DocumentMeta[]}> {
+    const unreadable: Diagnostic[] = []
+    const documents: DocumentMeta[] = []
+    for (const file of files) {
+      const meta = await this.metaOf(file)
+      if ('ruleId' in meta) unreadable.push(meta)
+      else documents.push(meta)
+    }
+    const graph = buildGraph(documents, {base: this.options.project ?? process.cwd()})
+    graph.diagnostics.unshift(...unreadable)
+    return {graph, documents}
+  }
+
+  /** The project's skill documents, sorted; none outside a project. */
+  skillFiles(): string[] {
+    return this.skillsFolder && fs.existsSync(this.skillsFolder) ? listOrgFiles(this.skillsFolder) : []
+  }
+
+  /** Whether FILE is one of the project's skill documents. */
+  isSkill(file: string): boolean {
+    return this.skillsFolder !== undefined && isInside(file, this.skillsFolder)
+  }
+
+  /**
+   * The skill document FILE as the core loads it: from the plan of the session's last tangle of it when the
+   * Org file has not changed since, else planned now (nothing written). DISK is shared by the reads of a boot.
+   */
+  async readSkill(file: string, disk = new DiskView()): Promise<SkillDocument> {
+    const {planFile} = await import('../tangle/run-document.ts')
+    const {skillDocumentOf} = await import('./skill-documents.ts')
+    const kept = this.skillPlans.get(file)
+    const stamp = trustedStamp(file)
+    const plan = kept && stamp !== undefined && kept.stamp === stamp ? kept.plan : planFile(file, this.allowOutside, disk)
+    this.keepPlan(file, plan, stamp)
+    return skillDocumentOf(plan, disk)
+  }
+
+  /** The skill documents FILES, read side by side, their folders looked at once (`readSkill`). */
+  readSkills(files: readonly string[]): Promise<SkillDocument[]> {
+    const disk = new DiskView()
+    return Promise.all(files.map((file) => this.readSkill(file, disk)))
+  }
+
+  /** What the project's documents that are not skills declare: a skill may depend on one by its ID or name (`skillGraph`). */
+  async otherDocuments(): Promise<DocumentMeta[]> {
+    const others: DocumentMeta[] = []
+    for (const file of this.documents().filter((document) => !this.isSkill(document))) {
+      const meta = await this.metaOf(file)
+      if (!('ruleId' in meta)) others.push(meta)
+    }
+    return others
+  }
+
+  /** What FILE declares: from the cache or the reader; an io/read diagnostic when it cannot be read. */
+  private async metaOf(file: string): Promise<DocumentMeta | Diagnostic> {
+    const cached = this.cache?.lookup(file)
+    if (cached) return {path: file, ...cached.meta}
+    const [{readOrg}, {documentMeta}] = await Promise.all([import('../org/parse.ts'), import('../org/document-meta.ts')])
+    try {
+      return documentMeta(file, readOrg(fs.readFileSync(file)).root)
+    } catch (error) {
+      return diagnostic(file, readFailed(file, (error as Error).message))
+    }
+  }
+
+  /** Tangle FILES, keeping the plans of skill documents for the core. */
+  private async tangleFiles(files: readonly string[], request: {cache: boolean} & RunRequest): Promise<TangleReport> {
+    const report = await tangle({
+      files: [...files],
+      allowOutside: this.allowOutside,
+      cache: request.cache ? this.cache : undefined,
+      sourceMaps: true,
+      written: this.written,
+      prune: request.prune,
+      folders: request.folders,
+      dryRun: request.dryRun,
+      keepPlans: (document) => this.isSkill(document),
+    })
+    for (const document of report.documents) {
+      if (!document.plan) continue
+      this.keepPlan(document.path, document.plan, trustedStamp(document.path))
+      // Kept by the session, not by the report that goes back to the caller.
+      delete document.plan
+    }
+    return report
+  }
+
+  /** Keep PLAN of FILE while FILE has STAMP; a file whose stamp cannot be trusted is planned again when asked. */
+  private keepPlan(file: string, plan: DocumentPlan, stamp: string | undefined): void {
+    if (stamp === undefined) this.skillPlans.delete(file)
+    else this.skillPlans.set(file, {plan, stamp})
+  }
+
+  private typeChecker(): Promise<ProjectChecker> {
+    this.checker ??= import('./project-checker.ts').then(
+      ({ProjectChecker}) =>
+        new ProjectChecker({
+          project: this.options.project,
+          allowOutside: this.allowOutside,
+          warmOnly: this.options.warmOnly === true,
+          writtenBefore: (files) => this.written?.filesOf(files),
+        }),
+    )
+    return this.checker
+  }
+}
+
+/**
+ * FILE's size, times and inode, or undefined when it is gone or changed within the clock tick of now: two
+ * saves in one tick carry the same times (the tangle cache's "racily clean" rule).
+ */
+function trustedStamp(file: string): string | undefined {
+  const stat = fs.statSync(file, {throwIfNoEntry: false})
+  if (!stat || Date.now() - Math.max(stat.mtimeMs, stat.ctimeMs) < RACY_MS) return undefined
+  return `${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}:${stat.ino}`
+}
+
+/** How recent a change must be for a file's stamp to be doubted (cache.ts says why). */
+const RACY_MS = 50

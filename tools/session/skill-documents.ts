@@ -1,0 +1,133 @@
+/**
+ * What a skill document is to the core: the code it tangles (every TypeScript
+ * target that is not a test), with the Org origin of each line, what it
+ * declares and is granted, and why it must not load. A document under the
+ * project's skills folder (`skillsFolder`) is a skill; nothing else decides it.
+ *
+ * Three things stop a document before its code runs: the tangler's errors (the
+ * document is `failed`), the document graph's (a cycle, an unknown dependency:
+ * `failed`), and the sandbox rules (`sandbox-blocked`: it tangles where a skill
+ * may not, or its code uses a capability its `#+CAPABILITIES:` lines do not
+ * grant). Each comes with its Org position.
+ */
+import path from 'node:path'
+import {type Capability, parseCapabilities} from '../check/capabilities.ts'
+import {isTypeScript} from '../check/checker.ts'
+import {OriginMap} from '../check/origin-map.ts'
+import {mayViolate} from '../check/suspects.ts'
+import {type Diagnostic, diagnostic, isError} from '../diagnostics.ts'
+import {buildGraph, dependentsOf} from '../graph/document-graph.ts'
+import {type DependencyEntry, type DocumentMeta, documentMeta} from '../org/document-meta.ts'
+import type {DiskView} from '../tangle/disk.ts'
+import {skillTargetProblems} from '../tangle/run-document.ts'
+import type {DocumentPlan} from '../tangle/tangle-document.ts'
+import type {SourceText} from '../tangle/text.ts'
+
+/** One TypeScript file a skill document tangles: what the loader evaluates. */
+export interface SkillModule {
+  /** Absolute path of the target, as the tangler would write it. */
+  path: string
+  code: string
+  /** Each line of CODE with the Org line and column it came from. */
+  lines: SourceText
+}
+
+export interface SkillDocument {
+  /** The file name without `.org`: the name its exports are published under. */
+  name: string
+  /** Absolute path of the Org document. */
+  path: string
+  meta: DocumentMeta
+  /** What its `#+CAPABILITIES:` lines grant. */
+  capabilities: Capability[]
+  modules: SkillModule[]
+  /** Why it must not load, each at its Org position; empty when it may. */
+  problems: Diagnostic[]
+  /** The status its problems call for; undefined when it may load. */
+  blocked: 'failed' | 'sandbox-blocked' | undefined
+}
+
+const TEST_FILE = /\.(test|spec)\.[cm]?tsx?$/
+
+/** The skill document whose plan is PLAN (planned as `passepartout tangle` plans it, nothing written). */
+export async function skillDocumentOf(plan: DocumentPlan, disk: DiskView): Promise<SkillDocument> {
+  const name = path.basename(plan.path, '.org')
+  const meta = plan.root ? documentMeta(plan.path, plan.root) : {path: plan.path, ids: [], dependsOn: [], capabilities: []}
+  const modules = plan.targets.filter((target) => isTypeScript(target.path) && !TEST_FILE.test(target.path)).map((target) => ({path: target.path, code: target.content, lines: target.lines}))
+  const capabilities = [...new Set(meta.capabilities.flatMap((line) => parseCapabilities(line.value).granted))]
+  const document: SkillDocument = {name, path: plan.path, meta, capabilities, modules, problems: [], blocked: undefined}
+  const errors = plan.diagnostics.filter(isError)
+  if (plan.failed || errors.length > 0) return {...document, problems: errors, blocked: 'failed'}
+  const refused = skillTargetProblems(plan, disk)
+  if (refused.length > 0) return {...document, problems: refused, blocked: 'sandbox-blocked'}
+  const violations = await sandboxViolations(document)
+  return violations.length > 0 ? {...document, problems: violations, blocked: 'sandbox-blocked'} : document
+}
+
+/**
+ * The sandbox rules `passepartout check` applies, with the same pre-filter: a module whose text names nothing
+ * they look for is not parsed, and TypeScript's parser is not even loaded when no module needs it.
+ */
+async function sandboxViolations(document: SkillDocument): Promise<Diagnostic[]> {
+  const suspects = document.modules.filter((module) => mayViolate(module.code))
+  if (suspects.length === 0) return []
+  const rules = await import('../check/sandbox.ts')
+  const granted = new Set<Capability>(document.capabilities)
+  return suspects.flatMap((module) => {
+    const source = rules.parse(module.path, module.code)
+    const origins = new OriginMap(document.path, module.lines)
+    return rules.findSandboxViolations(source, granted).map((violation) => {
+      const start = source.getLineAndCharacterOfPosition(violation.start)
+      return diagnostic(document.path, rules.violationMessage(document.name, violation), origins.originOf(start.line + 1, start.character + 1))
+    })
+  })
+}
+
+export interface SkillGraph {
+  /** Skill documents, dependencies first. */
+  order: string[]
+  /** For each skill document, the skill documents it depends on, each with the entry that names it. */
+  dependencies: ReadonlyMap<string, readonly {path: string; entry: DependencyEntry | undefined}[]>
+  /** The graph's problems, by document. */
+  problems: ReadonlyMap<string, Diagnostic[]>
+  /** Documents on a cycle or with a dependency that names nothing. */
+  broken: ReadonlySet<string>
+  /** The skill documents that depend on FILE, directly or not, in load order. */
+  dependents(file: string): string[]
+}
+
+/**
+ * Skill documents in load order, by the document graph built over every document of the project, so that
+ * names resolve as `passepartout deps` resolves them (a skill may name a core document), but only skills
+ * load: a dependency on another document is always met. Each skill dependency keeps the `#+DEPENDS_ON:` entry
+ * that named it, so that "depends on a skill that did not load" points at that entry.
+ */
+export function skillGraph(skills: readonly DocumentMeta[], others: readonly DocumentMeta[], base: string): SkillGraph {
+  const graph = buildGraph([...skills, ...others], {base})
+  const byPath = new Map([...skills, ...others].map((meta) => [meta.path, meta]))
+  const isSkill = new Set(skills.map((meta) => meta.path))
+  const problems = new Map<string, Diagnostic[]>()
+  for (const message of graph.diagnostics) {
+    if (message.file && isSkill.has(message.file)) problems.set(message.file, [...(problems.get(message.file) ?? []), message])
+  }
+  const dependencies = new Map<string, {path: string; entry: DependencyEntry | undefined}[]>()
+  for (const meta of skills) {
+    const targets = (graph.dependencies.get(meta.path) ?? []).filter((target) => isSkill.has(target))
+    dependencies.set(
+      meta.path,
+      targets.map((target) => ({path: target, entry: meta.dependsOn.find((entry) => names(entry, byPath.get(target)!))})),
+    )
+  }
+  return {
+    order: graph.order.filter((file) => isSkill.has(file)),
+    dependencies,
+    problems,
+    broken: graph.broken,
+    dependents: (file) => dependentsOf(graph, file).filter((dependent) => isSkill.has(dependent)),
+  }
+}
+
+/** Whether ENTRY names the document TARGET (by one of its IDs, or by its file name). */
+function names(entry: DependencyEntry, target: DocumentMeta): boolean {
+  return target.ids.some((id) => id.id === entry.name) || (entry.kind === 'word' && path.basename(target.path, '.org') === entry.name)
+}

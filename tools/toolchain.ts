@@ -1,0 +1,18 @@
+/**
+ * The toolchain as the core sees it: the one module the documents under org/
+ * import (as `passepartout/toolchain`, package.json's exports), so that what
+ * lies behind it is free to change. A test fails on an import of anything else
+ * of tools/ from org/.
+ */
+export {type Capability, builtinName, moduleCapability} from './check/capabilities.ts'
+export {OriginMap} from './check/origin-map.ts'
+export {printDiagnostics} from './cli/output.ts'
+export {debug} from './debug.ts'
+export {type Diagnostic, diagnostic, diagnosticJson, displayPath, formatDiagnostic, isError, type RuleId} from './diagnostics.ts'
+export type {DependencyEntry, DocumentMeta} from './org/document-meta.ts'
+export {findProjectRoot} from './project.ts'
+export {type CheckReport, hasCheckErrors} from './session/project-checker.ts'
+export {ProjectSession, type SessionOptions} from './session/project-session.ts'
+export {type SkillDocument, type SkillGraph, type SkillModule, skillGraph} from './session/skill-documents.ts'
+export {sourceMapOf} from './tangle/source-map.ts'
+export type {SourceText} from './tangle/text.ts'
