@@ -29,18 +29,17 @@ test: check
 watch: $(DEPS)
 	$(CLI) watch
 
-# Tangle and check everything, boot the core's skills once and print the catalog, then send
-# one line through the whole loop with the offline backend to show the gate trace.
+# Run the project's core in the foreground until Ctrl-C: check everything, boot the core, say what it
+# booted and how to talk to it, then apply each saved document (tangled, checked, reloaded).
 run: $(DEPS)
-	$(CLI) check --prune
-	$(CLI) skills
-	PASSEPARTOUT_BACKENDS=offline $(CLI) ask 'hello from make run'
+	$(CLI) run
 
 bench: $(DEPS)
 	node bin/launch.mjs bench/tangle.bench.ts
 	node bin/launch.mjs bench/check.bench.ts
 	$(CLI) tangle org/core
 	node bin/launch.mjs bench/engine.bench.ts
+	node bin/launch.mjs bench/live.bench.ts
 	node bin/launch.mjs bench/pipeline.bench.ts
 	node bin/launch.mjs bench/memory.bench.ts
 

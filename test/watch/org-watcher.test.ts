@@ -41,26 +41,33 @@ describe('watchOrgFiles', () => {
     fs.writeFileSync(path.join(dir, 'sub/b.org'), 'b1')
     fs.writeFileSync(path.join(dir, 'a.org'), 'a2')
     expect(await next()).toEqual([
-      {kind: 'changed', path: path.join(dir, 'a.org')},
-      {kind: 'changed', path: path.join(dir, 'sub/b.org')},
+      {kind: 'changed', path: path.join(dir, 'a.org'), at: expect.any(Number)},
+      {kind: 'changed', path: path.join(dir, 'sub/b.org'), at: expect.any(Number)},
     ])
   })
 
   it('reports new files, new folders and removals', async () => {
     const {dir, next} = await watched({'a.org': 'a'})
     fs.rmSync(path.join(dir, 'a.org'))
-    expect(await next()).toEqual([{kind: 'removed', path: path.join(dir, 'a.org')}])
+    expect(await next()).toEqual([{kind: 'removed', path: path.join(dir, 'a.org'), at: expect.any(Number)}])
     fs.mkdirSync(path.join(dir, 'skills'))
     await new Promise((resolve) => setTimeout(resolve, 200))
     fs.writeFileSync(path.join(dir, 'skills/new.org'), 'new')
-    expect(await next()).toEqual([{kind: 'changed', path: path.join(dir, 'skills/new.org')}])
+    expect(await next()).toEqual([{kind: 'changed', path: path.join(dir, 'skills/new.org'), at: expect.any(Number)}])
   })
 
-  it('does not look into node_modules or generated/', async () => {
-    const {dir, next} = await watched({'node_modules/x/a.org': '', 'generated/b.org': '', 'c.org': ''})
+  it('does not look into node_modules, generated/ or .passepartout/, nor at editors\' own files', async () => {
+    const {dir, next} = await watched({'node_modules/x/a.org': '', 'generated/b.org': '', '.passepartout/d.org': '', 'c.org': ''})
     fs.writeFileSync(path.join(dir, 'node_modules/x/a.org'), 'changed')
     fs.writeFileSync(path.join(dir, 'generated/b.org'), 'changed')
+    fs.writeFileSync(path.join(dir, '.passepartout/d.org'), 'changed')
+    // Emacs's lock link, backup and auto-save files; vim's swap file and its probe of the folder.
+    fs.symlinkSync('user@host.1234:1700000000', path.join(dir, '.#c.org'))
+    fs.writeFileSync(path.join(dir, 'c.org~'), 'backup')
+    fs.writeFileSync(path.join(dir, '#c.org#'), 'auto-save')
+    fs.writeFileSync(path.join(dir, '.c.org.swp'), 'swap')
+    fs.writeFileSync(path.join(dir, '4913'), '')
     fs.writeFileSync(path.join(dir, 'c.org'), 'changed')
-    expect(await next()).toEqual([{kind: 'changed', path: path.join(dir, 'c.org')}])
+    expect(await next()).toEqual([{kind: 'changed', path: path.join(dir, 'c.org'), at: expect.any(Number)}])
   })
 })

@@ -1,7 +1,7 @@
 /**
- * `passepartout watch` as a real process on a real project: it tangles at
- * start, again after each save, keeps the last good output when a document
- * breaks, and stops cleanly on SIGTERM.
+ * `passepartout watch` as a real process on a real project: it checks at
+ * start, again after each save (type errors included), keeps the last good
+ * output when a document breaks, and stops cleanly on SIGTERM.
  */
 import {spawn} from 'node:child_process'
 import fs from 'node:fs'
@@ -12,7 +12,7 @@ import {expect, it} from 'vitest'
 const cli = path.resolve(import.meta.dirname, '../../bin/passepartout')
 const block = (target: string, body: string) => `#+begin_src typescript :tangle ${target}\n${body}\n#+end_src\n`
 
-it('re-tangles each saved change and keeps the last good output of a broken document', async () => {
+it('tangles and checks each saved change, and keeps the last good output of a broken document', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-watch-cli-'))
   fs.mkdirSync(path.join(dir, 'org'))
   fs.writeFileSync(path.join(dir, 'package.json'), '{}')
@@ -46,6 +46,12 @@ it('re-tangles each saved change and keeps the last good output of a broken docu
     fs.writeFileSync(path.join(dir, 'org/new.org'), block('new.ts', 'new'))
     await until(() => fs.existsSync(path.join(dir, 'org/new.ts')))
     expect(read('new.ts')).toBe('new\n')
+
+    // What check prints, type errors included, at the Org line.
+    fs.writeFileSync(path.join(dir, 'org/typed.org'), block('typed.ts', "export const n: number = 'not a number'"))
+    await until(() => stderr.includes('org/typed.org'))
+    expect(stderr).toMatch(/^org\/typed\.org:2:14: error TS2322: Type 'string' is not assignable to type 'number'\. \[ts\]$/m)
+    expect(stdout).toMatch(/^checked \d+ TypeScript files?: \d+ errors?, \d+ warnings? in \d+ ms$/m)
   } finally {
     child.kill('SIGTERM')
   }

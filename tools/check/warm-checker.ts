@@ -101,11 +101,20 @@ export class WarmChecker {
   }
 }
 
+/**
+ * The modules FILE names (imports, exports from, `import()`), read from its syntax tree directly: ts-morph's own
+ * accessors wrap each node they hand out and keep the wrappers, which, over a thousand saves, held on to every
+ * version of the file.
+ */
 function importsOf(file: SourceFile): string {
-  return file
-    .getImportStringLiterals()
-    .map((literal) => literal.getLiteralText())
-    .join('\n')
+  const names: string[] = []
+  const visit = (node: ts.Node): void => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) names.push(node.moduleSpecifier.text)
+    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) names.push(node.arguments[0].text)
+    ts.forEachChild(node, visit)
+  }
+  visit(file.compilerNode)
+  return names.join('\n')
 }
 
 function toProblem(problem: ts.Diagnostic): TsProblem {

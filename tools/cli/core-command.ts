@@ -1,11 +1,20 @@
 /**
- * The commands the core answers (`skills`, `ask`, `approve`, `deny`,
- * `doctor`): tangle the core (org/core/ of this installation), then run its
+ * The commands the core answers (`skills`, `ask`, `approve`, `deny`, `doctor`,
+ * `run`): tangle the core (org/core/ of this installation), then run its
  * commands module (generated/core/commands.ts). The core is TypeScript
  * tangled from Org, so it is bundled on first use, like the CLI.
+ *
+ * `run` keeps the core in a process of its own, watched from this one: when
+ * the core exits asking to be started again (RESTART_EXIT_CODE: one of its own
+ * documents changed and checks), the core is tangled and started again, on
+ * the new code, while this process, the one a terminal or a service manager
+ * knows, stays.
  */
+import {spawn} from 'node:child_process'
+import os from 'node:os'
 import path from 'node:path'
 import {pathToFileURL} from 'node:url'
+import {RESTART_EXIT_CODE} from '../core-process.ts'
 import {findProjectRoot, listOrgFiles} from '../project.ts'
 import {TangleCache} from '../tangle/cache.ts'
 import {hasErrors, tangle} from '../tangle/tangle.ts'
@@ -14,17 +23,63 @@ import type {CommandContext} from './usage.ts'
 
 type Launch = (entry: string, args: string[]) => Promise<number>
 
-export type CoreCommand = 'skills' | 'ask' | 'approve' | 'deny' | 'doctor'
+export type CoreCommand = 'skills' | 'ask' | 'approve' | 'deny' | 'doctor' | 'run'
 
-export async function runCore(command: CoreCommand, args: string[], flags: {json: boolean}, context: CommandContext): Promise<number> {
+export interface CoreFlags {
+  json: boolean
+  /** `run`: watch the documents (the default). */
+  watch?: boolean
+  /** `run`: boot, send one line, exit. */
+  once?: boolean
+}
+
+export async function runCore(command: CoreCommand, args: string[], flags: CoreFlags, context: CommandContext): Promise<number> {
   const home = process.env.PASSEPARTOUT_HOME ?? findProjectRoot(import.meta.dirname)!
-  const report = await tangle({files: listOrgFiles(path.join(home, 'org', 'core')), cache: TangleCache.open(home, {tool: process.env.PASSEPARTOUT_BUILD ?? '', allowOutside: []})})
-  if (hasErrors(report)) {
-    printDiagnostics(report.diagnostics, {cwd: context.cwd, frames: context.frames})
-    process.stderr.write('passepartout: the core does not tangle; fix the errors above\n')
-    return 1
-  }
-  const {launch} = (await import(pathToFileURL(path.join(home, 'bin', 'launch.mjs')).href)) as {launch: Launch}
+  const options = [...(flags.json ? ['--json'] : []), ...(context.frames ? ['--frames'] : []), ...(flags.watch === false ? ['--no-watch'] : []), ...(flags.once ? ['--once'] : [])]
   // The arguments travel after `--`: a text to ask may itself start with dashes.
-  return launch('generated/core/commands.ts', [command, ...(flags.json ? ['--json'] : []), ...(context.frames ? ['--frames'] : []), '--', ...args])
+  const coreArgs = [command, ...options, '--', ...args]
+  if (command !== 'run') {
+    if (!(await tangleCore(home, context))) return 1
+    const {launch} = (await import(pathToFileURL(path.join(home, 'bin', 'launch.mjs')).href)) as {launch: Launch}
+    return launch('generated/core/commands.ts', coreArgs)
+  }
+  for (;;) {
+    if (!(await tangleCore(home, context))) return 1
+    const code = await runChild(home, coreArgs, context.cwd)
+    if (code !== RESTART_EXIT_CODE) return code
+    process.stdout.write('passepartout: starting the core again on its new code\n')
+  }
+}
+
+/** Tangle the core's documents; false, with the errors printed, when they do not tangle. */
+async function tangleCore(home: string, context: CommandContext): Promise<boolean> {
+  const report = await tangle({files: listOrgFiles(path.join(home, 'org', 'core')), cache: TangleCache.open(home, {tool: process.env.PASSEPARTOUT_BUILD ?? '', allowOutside: []})})
+  if (!hasErrors(report)) return true
+  printDiagnostics(report.diagnostics, {cwd: context.cwd, frames: context.frames})
+  process.stderr.write('passepartout: the core does not tangle; fix the errors above\n')
+  return false
+}
+
+/**
+ * The core in a process of its own, on this process's terminal; a SIGINT or SIGTERM this process gets goes to
+ * it, and its exit status comes back.
+ */
+function runChild(home: string, coreArgs: string[], cwd: string): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(home, 'bin', 'launch.mjs'), 'generated/core/commands.ts', ...coreArgs], {cwd, stdio: 'inherit'})
+    const forward = (signal: NodeJS.Signals) => () => child.kill(signal)
+    const onInterrupt = forward('SIGINT')
+    const onTerminate = forward('SIGTERM')
+    // A terminal that goes away must not stop the core (it is a service then): the hang-up is not passed on.
+    const onHangUp = () => {}
+    process.on('SIGINT', onInterrupt)
+    process.on('SIGTERM', onTerminate)
+    process.on('SIGHUP', onHangUp)
+    child.on('exit', (code, signal) => {
+      process.off('SIGINT', onInterrupt)
+      process.off('SIGTERM', onTerminate)
+      process.off('SIGHUP', onHangUp)
+      resolve(code ?? 128 + (signal ? (os.constants.signals[signal] ?? 0) : 0))
+    })
+  })
 }

@@ -33,6 +33,8 @@ async function dispatch(argv: string[], cwd: string): Promise<number> {
         'allow-outside': {type: 'string', multiple: true, default: []},
         'no-cache': {type: 'boolean', default: false},
         prune: {type: 'boolean', default: false},
+        'no-watch': {type: 'boolean', default: false},
+        once: {type: 'boolean', default: false},
         frames: {type: 'boolean'},
         'no-frames': {type: 'boolean'},
         help: {type: 'boolean', short: 'h', default: false},
@@ -84,6 +86,9 @@ async function dispatch(argv: string[], cwd: string): Promise<number> {
       return (await import('./core-command.ts')).runCore(command, args, {json: values.json}, context)
     case 'deps':
       return (await import('./deps-command.ts')).runDeps(args, {json: values.json, dot: values.dot}, context)
+    case 'run':
+      if (args.length > 0) throw new UsageError('run takes no arguments: it runs the core of the project of the working folder', command)
+      return (await import('./core-command.ts')).runCore('run', [], {json: false, watch: !values['no-watch'], once: values.once}, context)
     case undefined:
       throw new UsageError('no command given')
     case 'help':

@@ -20,13 +20,15 @@ export interface CommandContext {
   frames: boolean
 }
 
-export type OptionName = 'dry-run' | 'json' | 'dot' | 'allow-outside' | 'no-cache' | 'prune' | 'frames' | 'no-frames'
+export type OptionName = 'dry-run' | 'json' | 'dot' | 'allow-outside' | 'no-cache' | 'prune' | 'no-watch' | 'once' | 'frames' | 'no-frames'
 
 const OPTIONS: Record<OptionName, string> = {
   'dry-run': 'show what would be written, write nothing',
   json: 'print a machine-readable report on stdout',
   dot: 'print the graph in Graphviz DOT',
   'allow-outside': 'let targets go into DIR outside the project (--allow-outside=DIR, repeatable; alone: anywhere)',
+  'no-watch': 'run without watching the documents',
+  once: 'boot, send one line through the loop with the offline backend, and exit',
   prune: 'remove the files documents no longer write (a renamed :tangle, a removed block or document), when they hold exactly what was tangled',
   'no-cache': 'tangle every document, even those unchanged since the last run (the cache is node_modules/.cache/passepartout)',
   frames: 'show the Org lines around each diagnostic (default: when stderr is a terminal)',
@@ -51,6 +53,7 @@ export const COMMANDS: Record<string, CommandHelp> = {
   approve: {arguments: 'ID', summary: 'approve a proposal that ask left waiting: it passes the gates again, then runs', options: ['json', ...ORG_OUTPUT]},
   deny: {arguments: 'ID', summary: 'deny a proposal that ask left waiting: it never runs', options: ['json', ...ORG_OUTPUT]},
   doctor: {arguments: '', summary: 'check the backends, memory and mandatory skills: healthy, degraded or unhealthy (exit 1)', options: ['json', ...ORG_OUTPUT]},
+  run: {arguments: '', summary: "run the project's core until stopped (Ctrl-C): check the project, boot the core, say what it booted and how to talk to it, and apply each saved document (tangled, checked, reloaded); a change to the core's own documents restarts it", options: ['no-watch', 'once', ...ORG_OUTPUT]},
   help: {arguments: '[COMMAND]', summary: 'this help, or the help of COMMAND', options: []},
 }
 

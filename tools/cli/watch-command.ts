@@ -1,38 +1,57 @@
 /**
- * `passepartout watch [FILE|DIR ...]`: tangle, then tangle again after every
- * saved change until interrupted. Each run goes through the cache, so only the
- * documents that changed are read; a document with errors writes nothing, so
- * its last good output stays in place while its author fixes it.
+ * `passepartout watch [FILE|DIR ...]`: check, then check again after every
+ * saved change until interrupted, printing what `check` prints: each problem at
+ * its Org line, type errors included. The first check is the whole program's;
+ * after a save, the project session tangles the documents that changed and
+ * re-checks their files and their importers on its warm program. A document
+ * with errors writes nothing, so its last good output stays in place while its
+ * author fixes it.
  */
-import {displayPath} from '../diagnostics.ts'
+import fs from 'node:fs'
+import {displayPath, isError} from '../diagnostics.ts'
+import type {CheckReport} from '../session/project-checker.ts'
 import {type OrgChange, watchOrgFiles} from '../watch/org-watcher.ts'
-import {inputRoots} from './inputs.ts'
-import {runTangle, type TangleFlags} from './tangle-command.ts'
+import {commandInputs, inputRoots} from './inputs.ts'
+import {printDiagnostics} from './output.ts'
+import {printPruned, summary, type TangleFlags} from './tangle-command.ts'
 import type {CommandContext} from './usage.ts'
 
 export async function runWatch(args: string[], flags: TangleFlags, context: CommandContext): Promise<number> {
   const roots = inputRoots(args, context.cwd)
-  // One tangle at a time: a save during a tangle is tangled after it.
+  const {session, files, folders, problems} = commandInputs(args, flags, context)
+  printDiagnostics(problems, context)
+  const print = (report: CheckReport) => {
+    printDiagnostics(report.diagnostics, context)
+    printPruned(report.tangle, false, context.cwd)
+    const errors = report.diagnostics.filter(isError).length
+    const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
+    process.stdout.write(`${summary(report.tangle, false)}\n`)
+    process.stdout.write(`checked ${plural(report.checkedFiles, 'TypeScript file')}: ${plural(errors, 'error')}, ${plural(report.diagnostics.length - errors, 'warning')} in ${Math.round(report.elapsedMs)} ms\n`)
+  }
+  print(await session.check(files, {prune: flags.prune, folders}))
+  // One check at a time: a save during a check is checked after it.
   let running = Promise.resolve()
-  const tangleNow = () =>
+  const recheck = (changes: OrgChange[]) =>
     (running = running.then(async () => {
       try {
-        await runTangle(args, flags, context)
+        const saved = changes.filter((change) => change.kind === 'changed' && fs.existsSync(change.path)).map((change) => change.path)
+        if (saved.length > 0) print(await session.recheck(saved))
       } catch (error) {
-        // A watcher outlives what one save does to it: said, and the next save is tangled.
+        // A watcher outlives what one save does to it: said, and the next save is checked.
         process.stderr.write(`passepartout: ${(error as Error).message}\n`)
       }
     }))
-  await tangleNow()
   const watcher = watchOrgFiles(
     roots,
     (changes) => {
-      process.stdout.write(`${changes.map((change) => describe(change, context.cwd)).join(', ')}\n`)
-      void tangleNow()
+      process.stdout.write(`${changes.map((change) => `${displayPath(change.path, context.cwd)} ${change.kind}`).join(', ')}\n`)
+      void recheck(changes)
     },
     {onError: (error) => process.stderr.write(`passepartout: watching: ${error.message}\n`)},
   )
   await watcher.ready
+  // The warm program is made now, not at the first save.
+  await session.warmUp()
   process.stdout.write(`watching ${roots.map((root) => displayPath(root, context.cwd)).join(', ')} for changes (Ctrl-C to stop)\n`)
   // Held open by a timer of its own: while a deleted folder is awaited, no file handle keeps the process up.
   const alive = setInterval(() => {}, 1 << 30)
@@ -42,9 +61,6 @@ export async function runWatch(args: string[], flags: TangleFlags, context: Comm
   })
   clearInterval(alive)
   await watcher.close()
+  await running
   return 0
-}
-
-function describe(change: OrgChange, cwd: string): string {
-  return `${displayPath(change.path, cwd)} ${change.kind}`
 }

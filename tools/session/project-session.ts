@@ -59,6 +59,11 @@ export class ProjectSession {
   /** The plans of the skill documents tangled last, which the core loads from (with their Org file's stamp). */
   private readonly skillPlans = new Map<string, {plan: DocumentPlan; stamp: string}>()
   private checker: Promise<ProjectChecker> | undefined
+  /**
+   * What the last check or re-check found wrong in each document's code (types, sandbox rules): a skill with such
+   * a problem is not loaded (`readSkill`), so that the type check gates what the core runs.
+   */
+  private readonly checked = new Map<string, Diagnostic[]>()
 
   constructor(private readonly options: SessionOptions) {
     const state = options.project ?? options.stateFolder
@@ -86,7 +91,7 @@ export class ProjectSession {
   /** Tangle FILES and check the whole program their TypeScript files make (types, the document graph, sandbox rules). */
   async check(files: readonly string[], request: RunRequest = {}): Promise<CheckReport> {
     const checker = await this.typeChecker()
-    return checker.check(files, () => this.tangleFiles(files, {cache: true, prune: request.prune, folders: request.folders}))
+    return this.remember(await checker.check(files, () => this.tangleFiles(files, {cache: true, prune: request.prune, folders: request.folders})))
   }
 
   /**
@@ -95,7 +100,17 @@ export class ProjectSession {
    */
   async recheck(changed: readonly string[]): Promise<CheckReport> {
     const checker = await this.typeChecker()
-    return checker.recheck(() => this.tangleFiles(changed, {cache: false}))
+    return this.remember(await checker.recheck(() => this.tangleFiles(changed, {cache: false})))
+  }
+
+  /** Keep what REPORT says of each document's code: the problems of every document it tangled or found a problem in. */
+  private remember(report: CheckReport): CheckReport {
+    for (const document of report.tangle.documents) this.checked.delete(document.path)
+    for (const message of report.diagnostics) {
+      if (!message.fatal || !message.file || !(message.ruleId === 'ts' || String(message.ruleId).startsWith('sandbox/'))) continue
+      this.checked.set(message.file, [...(this.checked.get(message.file) ?? []), message])
+    }
+    return report
   }
 
   /** Make the first re-check after a save as fast as the next (see ProjectChecker.warmUp). */
@@ -132,7 +147,8 @@ export class ProjectSession {
 
   /**
    * The skill document FILE as the core loads it: from the plan of the session's last tangle of it when the
-   * Org file has not changed since, else planned now (nothing written). DISK is shared by the reads of a boot.
+   * Org file has not changed since, else planned now (nothing written); blocked when the session's last check
+   * found its code wrong. DISK is shared by the reads of a boot.
    */
   async readSkill(file: string, disk = new DiskView()): Promise<SkillDocument> {
     const {planFile} = await import('../tangle/run-document.ts')
@@ -141,7 +157,10 @@ export class ProjectSession {
     const stamp = trustedStamp(file)
     const plan = kept && stamp !== undefined && kept.stamp === stamp ? kept.plan : planFile(file, this.allowOutside, disk)
     this.keepPlan(file, plan, stamp)
-    return skillDocumentOf(plan, disk)
+    const document = await skillDocumentOf(plan, disk)
+    const problems = this.checked.get(file)
+    if (document.blocked || !problems) return document
+    return {...document, problems, blocked: problems.some((message) => String(message.ruleId).startsWith('sandbox/')) ? 'sandbox-blocked' : 'failed'}
   }
 
   /** The skill documents FILES, read side by side, their folders looked at once (`readSkill`). */

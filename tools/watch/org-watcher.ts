@@ -12,6 +12,8 @@ export interface OrgChange {
   kind: 'changed' | 'removed'
   /** Absolute path of the Org file. */
   path: string
+  /** When the first event of this batch for the file came (`performance.now()`): where a save's latency starts. */
+  at: number
 }
 
 export interface OrgWatcher {
@@ -35,16 +37,17 @@ export function watchOrgFiles(roots: string[], onChanges: (changes: OrgChange[])
     ignoreInitial: true,
     ignored: (file, stats) => isSkippedEntry(path.basename(file), stats?.isDirectory() ?? false) && !roots.includes(file),
   })
-  let pending = new Map<string, OrgChange['kind']>()
+  let pending = new Map<string, {kind: OrgChange['kind']; at: number}>()
   let timer: NodeJS.Timeout | undefined
   const note = (kind: OrgChange['kind']) => (file: string) => {
     if (!file.endsWith('.org')) return
-    pending.set(path.resolve(file), kind)
+    const resolved = path.resolve(file)
+    pending.set(resolved, {kind, at: pending.get(resolved)?.at ?? performance.now()})
     clearTimeout(timer)
     timer = setTimeout(flush, settleMs)
   }
   const flush = () => {
-    const batch = [...pending].map(([file, kind]) => ({kind, path: file})).sort((a, b) => (a.path < b.path ? -1 : 1))
+    const batch = [...pending].map(([file, {kind, at}]) => ({kind, path: file, at})).sort((a, b) => (a.path < b.path ? -1 : 1))
     pending = new Map()
     if (batch.length > 0) onChanges(batch)
   }
