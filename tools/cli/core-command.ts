@@ -10,7 +10,8 @@
  * the new code, while this process, the one a terminal or a service manager
  * knows, stays.
  */
-import {spawn} from 'node:child_process'
+import {type ChildProcess, spawn} from 'node:child_process'
+import {once} from 'node:events'
 import os from 'node:os'
 import path from 'node:path'
 import {pathToFileURL} from 'node:url'
@@ -43,11 +44,43 @@ export async function runCore(command: CoreCommand, args: string[], flags: CoreF
     const {launch} = (await import(pathToFileURL(path.join(home, 'bin', 'launch.mjs')).href)) as {launch: Launch}
     return launch('generated/core/commands.ts', coreArgs)
   }
-  for (;;) {
-    if (!(await tangleCore(home, context))) return 1
-    const code = await runChild(home, coreArgs, context.cwd)
-    if (code !== RESTART_EXIT_CODE) return code
-    process.stdout.write('passepartout: starting the core again on its new code\n')
+  return supervise(home, coreArgs, context)
+}
+
+/**
+ * Run the core in a child process until it exits other than to be started again. A SIGINT or SIGTERM this
+ * process gets goes to the core, which stops once it has saved its memory; one that comes while no core runs
+ * (between a restart's exit and the next start) ends the loop. A core that dies of the very signal passed on
+ * to it (it was still starting) stopped as asked.
+ */
+async function supervise(home: string, coreArgs: string[], context: CommandContext): Promise<number> {
+  let child: ChildProcess | undefined
+  let asked: NodeJS.Signals | undefined
+  const forward = (signal: NodeJS.Signals) => {
+    asked ??= signal
+    child?.kill(signal)
+  }
+  // A terminal that goes away must not stop the core (it is a service then): the hang-up is not passed on.
+  const onHangUp = () => {}
+  process.on('SIGINT', forward)
+  process.on('SIGTERM', forward)
+  process.on('SIGHUP', onHangUp)
+  try {
+    for (;;) {
+      if (!(await tangleCore(home, context))) return 1
+      if (asked) return 0
+      child = spawn(process.execPath, [path.join(home, 'bin', 'launch.mjs'), 'generated/core/commands.ts', ...coreArgs], {cwd: context.cwd, stdio: 'inherit'})
+      const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null]
+      child = undefined
+      if (signal && signal === asked) return 0
+      if (code !== RESTART_EXIT_CODE) return code ?? 128 + (signal ? (os.constants.signals[signal] ?? 0) : 0)
+      if (asked) return 0
+      process.stdout.write('passepartout: starting the core again on its new code\n')
+    }
+  } finally {
+    process.off('SIGINT', forward)
+    process.off('SIGTERM', forward)
+    process.off('SIGHUP', onHangUp)
   }
 }
 
@@ -58,28 +91,4 @@ async function tangleCore(home: string, context: CommandContext): Promise<boolea
   printDiagnostics(report.diagnostics, {cwd: context.cwd, frames: context.frames})
   process.stderr.write('passepartout: the core does not tangle; fix the errors above\n')
   return false
-}
-
-/**
- * The core in a process of its own, on this process's terminal; a SIGINT or SIGTERM this process gets goes to
- * it, and its exit status comes back.
- */
-function runChild(home: string, coreArgs: string[], cwd: string): Promise<number> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(home, 'bin', 'launch.mjs'), 'generated/core/commands.ts', ...coreArgs], {cwd, stdio: 'inherit'})
-    const forward = (signal: NodeJS.Signals) => () => child.kill(signal)
-    const onInterrupt = forward('SIGINT')
-    const onTerminate = forward('SIGTERM')
-    // A terminal that goes away must not stop the core (it is a service then): the hang-up is not passed on.
-    const onHangUp = () => {}
-    process.on('SIGINT', onInterrupt)
-    process.on('SIGTERM', onTerminate)
-    process.on('SIGHUP', onHangUp)
-    child.on('exit', (code, signal) => {
-      process.off('SIGINT', onInterrupt)
-      process.off('SIGTERM', onTerminate)
-      process.off('SIGHUP', onHangUp)
-      resolve(code ?? 128 + (signal ? (os.constants.signals[signal] ?? 0) : 0))
-    })
-  })
 }
