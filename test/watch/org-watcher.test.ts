@@ -15,7 +15,7 @@ afterEach(async () => {
 })
 
 /** Watch a fresh folder holding FILES; batches arrive on the returned queue. */
-async function watched(files: Record<string, string>) {
+async function watched(files: Record<string, string>, settleMs = 100) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-watch-'))
   for (const [file, text] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(dir, file)), {recursive: true})
@@ -26,7 +26,7 @@ async function watched(files: Record<string, string>) {
   watcher = watchOrgFiles([dir], (batch) => {
     batches.push(batch)
     waiters.shift()?.()
-  }, {settleMs: 100})
+  }, {settleMs})
   await watcher.ready
   const next = () => (batches.length > 0 ? Promise.resolve(batches.shift()!) : new Promise<OrgChange[]>((resolve) => waiters.push(() => resolve(batches.shift()!))))
   return {dir, next, pending: () => batches.length}
@@ -44,6 +44,18 @@ describe('watchOrgFiles', () => {
       {kind: 'changed', path: path.join(dir, 'a.org'), at: expect.any(Number)},
       {kind: 'changed', path: path.join(dir, 'sub/b.org'), at: expect.any(Number)},
     ])
+  })
+
+  it('reports a change that comes within 50 ms of the last one reported (chokidar\'s own events drop it)', async () => {
+    const {dir, next, pending} = await watched({'a.org': 'a'}, 5)
+    fs.writeFileSync(path.join(dir, 'a.org'), 'a1')
+    expect(await next()).toEqual([{kind: 'changed', path: path.join(dir, 'a.org'), at: expect.any(Number)}])
+    fs.writeFileSync(path.join(dir, 'a.org'), 'a2')
+    const second = await Promise.race([next(), new Promise((resolve) => setTimeout(() => resolve('not reported'), 2000))])
+    expect(second).toEqual([{kind: 'changed', path: path.join(dir, 'a.org'), at: expect.any(Number)}])
+    // Each save once, though both chokidar and the file system's own events report it.
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(pending()).toBe(0)
   })
 
   it('reports new files, new folders and removals', async () => {
