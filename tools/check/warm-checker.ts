@@ -54,12 +54,15 @@ export class WarmChecker {
   /**
    * Do once what the first re-checks after loading would otherwise pay for
    * (measured: the first few take 2 to 3 times as long as the rest, while the
-   * checker's code gets compiled): go through a few edits in memory, each a new
-   * program from the old one and a file checked, then put the text back.
+   * checker's code gets compiled; and ts-morph maps who imports whom, for the
+   * whole program, the first time it is asked: 290 ms for this repository's
+   * own documents): go through a few edits in memory, each a new program from
+   * the old one and a file checked, then put the text back.
    */
   prime(): void {
     const own = this.project.getSourceFiles().filter((file) => !file.isInNodeModules() && !file.isDeclarationFile())
     const sample = own.filter((_, k) => k % Math.max(1, Math.floor(own.length / PRIMING_EDITS)) === 0).slice(0, PRIMING_EDITS)
+    this.directImportersOf(sample.map((file) => file.getFilePath()))
     for (const file of sample) {
       const text = file.getFullText()
       file.replaceWithText(`${text}\n`)

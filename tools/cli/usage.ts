@@ -45,7 +45,7 @@ interface CommandHelp {
 
 export const COMMANDS: Record<string, CommandHelp> = {
   tangle: {arguments: '[FILE|DIR ...]', summary: "write the files the Org documents' blocks tangle to (default: every .org file under the project's org/)", options: ['dry-run', 'json', 'allow-outside', 'no-cache', 'prune', ...ORG_OUTPUT]},
-  watch: {arguments: '[FILE|DIR ...]', summary: 'tangle, then tangle again after each saved change until interrupted (Ctrl-C)', options: ['allow-outside', 'no-cache', 'prune', ...ORG_OUTPUT]},
+  watch: {arguments: '[FILE|DIR ...]', summary: 'check, then tangle and check each saved document again (the files that import it too) and print what check prints, until interrupted (Ctrl-C)', options: ['allow-outside', 'no-cache', 'prune', ...ORG_OUTPUT]},
   check: {arguments: '[FILE|DIR ...]', summary: 'tangle, then type-check the generated TypeScript and hold skills to their #+CAPABILITIES:, every problem at its Org line', options: ['json', 'allow-outside', 'no-cache', 'prune', ...ORG_OUTPUT]},
   deps: {arguments: '[FILE|DIR ...]', summary: 'the documents in load order (#+DEPENDS_ON: and :ID:)', options: ['json', 'dot', ...ORG_OUTPUT]},
   skills: {arguments: '', summary: "boot the project's skills (org/skills/) once and print the catalog; exit 1 when a mandatory skill is not ready", options: ['json', ...ORG_OUTPUT]},
