@@ -1,6 +1,6 @@
 /**
  * The commands the core answers (`skills`, `ask`, `approve`, `deny`, `doctor`,
- * `run`): tangle the core (org/core/ of this installation), then run its
+ * `run`, and its clients `send`, `status`, `approvals` and `logs`): tangle the core (org/core/ of this installation), then run its
  * commands module (generated/core/commands.ts). The core is TypeScript
  * tangled from Org, so it is bundled on first use, like the CLI.
  *
@@ -24,7 +24,7 @@ import type {CommandContext} from './usage.ts'
 
 type Launch = (entry: string, args: string[]) => Promise<number>
 
-export type CoreCommand = 'skills' | 'ask' | 'approve' | 'deny' | 'doctor' | 'run'
+export type CoreCommand = 'skills' | 'ask' | 'approve' | 'deny' | 'doctor' | 'run' | 'send' | 'status' | 'approvals' | 'logs'
 
 export interface CoreFlags {
   json: boolean
@@ -32,11 +32,16 @@ export interface CoreFlags {
   watch?: boolean
   /** `run`: boot, send one line, exit. */
   once?: boolean
+  /** `logs`: follow the log. */
+  follow?: boolean
+  /** `run`: a TCP port to listen on too, and its interface. */
+  tcp?: string
+  host?: string
 }
 
 export async function runCore(command: CoreCommand, args: string[], flags: CoreFlags, context: CommandContext): Promise<number> {
   const home = process.env.PASSEPARTOUT_HOME ?? findProjectRoot(import.meta.dirname)!
-  const options = [...(flags.json ? ['--json'] : []), ...(context.frames ? ['--frames'] : []), ...(flags.watch === false ? ['--no-watch'] : []), ...(flags.once ? ['--once'] : [])]
+  const options = [...(flags.json ? ['--json'] : []), ...(context.frames ? ['--frames'] : []), ...(flags.watch === false ? ['--no-watch'] : []), ...(flags.once ? ['--once'] : []), ...(flags.follow ? ['--follow'] : []), ...(flags.tcp ? [`--tcp=${flags.tcp}`] : []), ...(flags.host ? [`--host=${flags.host}`] : [])]
   // The arguments travel after `--`: a text to ask may itself start with dashes.
   const coreArgs = [command, ...options, '--', ...args]
   if (command !== 'run') {

@@ -35,6 +35,9 @@ async function dispatch(argv: string[], cwd: string): Promise<number> {
         prune: {type: 'boolean', default: false},
         'no-watch': {type: 'boolean', default: false},
         once: {type: 'boolean', default: false},
+        follow: {type: 'boolean', short: 'f', default: false},
+        tcp: {type: 'string'},
+        host: {type: 'string'},
         frames: {type: 'boolean'},
         'no-frames': {type: 'boolean'},
         help: {type: 'boolean', short: 'h', default: false},
@@ -84,11 +87,22 @@ async function dispatch(argv: string[], cwd: string): Promise<number> {
     case 'deny':
       if (args.length !== 1) throw new UsageError(`${command} takes one approval id (passepartout ask prints it)`, command)
       return (await import('./core-command.ts')).runCore(command, args, {json: values.json}, context)
+    case 'send':
+      if (args.length === 0) throw new UsageError('send needs the text to send: passepartout send "what is on my list?"', command)
+      return (await import('./core-command.ts')).runCore(command, args, {json: values.json}, context)
+    case 'status':
+    case 'approvals':
+    case 'logs':
+      if (args.length > 0) throw new UsageError(`${command} takes no arguments: it asks the core that runs on the project of the working folder`, command)
+      return (await import('./core-command.ts')).runCore(command, [], {json: values.json, follow: values.follow}, context)
     case 'deps':
       return (await import('./deps-command.ts')).runDeps(args, {json: values.json, dot: values.dot}, context)
     case 'run':
       if (args.length > 0) throw new UsageError('run takes no arguments: it runs the core of the project of the working folder', command)
-      return (await import('./core-command.ts')).runCore('run', [], {json: false, watch: !values['no-watch'], once: values.once}, context)
+      if (values.host !== undefined && values.tcp === undefined) throw new UsageError('--host names the interface of --tcp PORT: give the port too', command)
+      if (values.tcp !== undefined && !/^\d+$/.test(values.tcp)) throw new UsageError(`--tcp takes a port number, not ${JSON.stringify(values.tcp)}`, command)
+      if (values.tcp !== undefined && Number(values.tcp) > 65535) throw new UsageError(`--tcp takes a port from 0 (a free one) to 65535, not ${values.tcp}`, command)
+      return (await import('./core-command.ts')).runCore('run', [], {json: false, watch: !values['no-watch'], once: values.once, tcp: values.tcp, host: values.host}, context)
     case undefined:
       throw new UsageError('no command given')
     case 'help':

@@ -20,7 +20,7 @@ export interface CommandContext {
   frames: boolean
 }
 
-export type OptionName = 'dry-run' | 'json' | 'dot' | 'allow-outside' | 'no-cache' | 'prune' | 'no-watch' | 'once' | 'frames' | 'no-frames'
+export type OptionName = 'dry-run' | 'json' | 'dot' | 'allow-outside' | 'no-cache' | 'prune' | 'no-watch' | 'once' | 'follow' | 'tcp' | 'host' | 'frames' | 'no-frames'
 
 const OPTIONS: Record<OptionName, string> = {
   'dry-run': 'show what would be written, write nothing',
@@ -29,6 +29,9 @@ const OPTIONS: Record<OptionName, string> = {
   'allow-outside': 'let targets go into DIR outside the project (--allow-outside=DIR, repeatable; alone: anywhere)',
   'no-watch': 'run without watching the documents',
   once: 'boot, send one line through the loop with the offline backend, and exit',
+  follow: 'logs: print each new line as the core writes it, until interrupted (Ctrl-C); also -f',
+  tcp: 'listen on TCP port PORT of 127.0.0.1 too (--tcp=PORT; 0: a free port, said when it listens); each client presents the token kept in .passepartout/token',
+  host: 'with --tcp: the interface to listen on instead of 127.0.0.1 (--host=ADDRESS); reachable by others, guarded by the token alone',
   prune: 'remove the files documents no longer write (a renamed :tangle, a removed block or document), when they hold exactly what was tangled',
   'no-cache': 'tangle every document, even those unchanged since the last run (the cache is node_modules/.cache/passepartout)',
   frames: 'show the Org lines around each diagnostic (default: when stderr is a terminal)',
@@ -50,10 +53,14 @@ export const COMMANDS: Record<string, CommandHelp> = {
   deps: {arguments: '[FILE|DIR ...]', summary: 'the documents in load order (#+DEPENDS_ON: and :ID:)', options: ['json', 'dot', ...ORG_OUTPUT]},
   skills: {arguments: '', summary: "boot the project's skills (org/skills/) once and print the catalog; exit 1 when a mandatory skill is not ready", options: ['json', ...ORG_OUTPUT]},
   ask: {arguments: 'TEXT', summary: 'send TEXT through Perceive, Reason and Act once and print each attempt, the gate trace, the action and any approval it waits for; exit 1 when no backend answered', options: ['json', ...ORG_OUTPUT]},
-  approve: {arguments: 'ID', summary: 'approve a proposal that ask left waiting: it passes the gates again, then runs', options: ['json', ...ORG_OUTPUT]},
-  deny: {arguments: 'ID', summary: 'deny a proposal that ask left waiting: it never runs', options: ['json', ...ORG_OUTPUT]},
+  approve: {arguments: 'ID', summary: 'approve a proposal left waiting (by the running core when one runs): it passes the gates again, then runs', options: ['json', ...ORG_OUTPUT]},
+  deny: {arguments: 'ID', summary: 'deny a proposal left waiting (by the running core when one runs): it never runs', options: ['json', ...ORG_OUTPUT]},
   doctor: {arguments: '', summary: 'check the backends, memory and mandatory skills: healthy, degraded or unhealthy (exit 1)', options: ['json', ...ORG_OUTPUT]},
-  run: {arguments: '', summary: "run the project's core until stopped (Ctrl-C): check the project, boot the core, say what it booted and how to talk to it, and apply each saved document (tangled, checked, reloaded); a change to the core's own documents restarts it", options: ['no-watch', 'once', ...ORG_OUTPUT]},
+  run: {arguments: '', summary: "run the project's core until stopped (Ctrl-C): check the project, boot the core, say what it booted and how to talk to it, and apply each saved document (tangled, checked, reloaded); a change to the core's own documents restarts it", options: ['no-watch', 'once', 'tcp', 'host', ...ORG_OUTPUT]},
+  send: {arguments: 'TEXT', summary: 'send TEXT to the core that passepartout run keeps running on the project, and print its reply with the gate trace and any approval it waits for', options: ['json', ...ORG_OUTPUT]},
+  status: {arguments: '', summary: 'ask the running core for its skill catalog, backends, memory and health', options: ['json', ...ORG_OUTPUT]},
+  approvals: {arguments: '', summary: 'the actions the running core holds for approval: what each would run, which gate asked and why, and until when', options: ['json', ...ORG_OUTPUT]},
+  logs: {arguments: '', summary: "the running core's last 20 log lines (reloads, backends tried, gates that blocked); with -f, each new one", options: ['follow', 'json', ...ORG_OUTPUT]},
   help: {arguments: '[COMMAND]', summary: 'this help, or the help of COMMAND', options: []},
 }
 

@@ -1,0 +1,110 @@
+/**
+ * `make bench`: the daemon. A real `passepartout run` (the shipped skills, the
+ * offline backend) on a temporary project, and 200 clients connected to its
+ * socket at once, each sending 50 messages one after another:
+ *
+ * - messages per second, and each message's latency (request written to
+ *   reply read, p50 and p95), every reply counted;
+ * - the core's heap and resident memory before the clients come, and once
+ *   they have left (read through `status`).
+ *
+ * Figures only; asserts nothing.
+ */
+import {spawn} from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import {CoreClient} from '../generated/core/client.ts'
+
+const repo = process.env.PASSEPARTOUT_HOME ?? path.resolve(import.meta.dirname, '..')
+const CLIENTS = 200
+const MESSAGES = 50
+
+export async function main(): Promise<number> {
+  console.log(`daemon benchmark: node ${process.version}; ${os.cpus().length} CPUs\n`)
+  const root = writeProject()
+  const core = spawn(path.join(repo, 'bin/passepartout'), ['run', '--no-watch'], {cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: {...process.env, PASSEPARTOUT_BACKENDS: 'offline'}})
+  let out = ''
+  core.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()))
+  const deadline = Date.now() + 120_000
+  while (!out.includes('talk to it') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100))
+  if (!out.includes('talk to it')) throw new Error(`the core did not start: ${out}`)
+  try {
+    const probe = await CoreClient.connect(root)
+    // A first round warms the loop, as a running core is warm.
+    for (let n = 0; n < 100; n++) await probe.request({action: 'send', text: `warm ${n}`})
+    const before = await resources(probe)
+    const clients = await Promise.all(Array.from({length: CLIENTS}, () => CoreClient.connect(root)))
+    const latencies: number[] = []
+    let replies = 0
+    const started = performance.now()
+    await Promise.all(
+      clients.map(async (client, c) => {
+        for (let m = 0; m < MESSAGES; m++) {
+          const sent = performance.now()
+          const answer = (await client.request({action: 'send', text: `client ${c} message ${m}`})) as {result?: unknown}
+          latencies.push(performance.now() - sent)
+          if (answer.result) replies++
+        }
+      }),
+    )
+    const elapsed = performance.now() - started
+    for (const client of clients) client.close()
+    await new Promise((resolve) => setTimeout(resolve, 3000))
+    const after = await resources(probe)
+    probe.close()
+    const q = (p: number) => quantile(latencies, p).toFixed(1)
+    console.log(`${CLIENTS} clients at once, ${MESSAGES} messages each, one after another (the shipped skills, the offline backend)`)
+    console.log(`  replies        ${replies} of ${CLIENTS * MESSAGES}`)
+    console.log(`  throughput     ${((CLIENTS * MESSAGES) / (elapsed / 1000)).toFixed(0)} messages a second (${(elapsed / 1000).toFixed(1)} s)`)
+    console.log(`  latency        p50 ${q(0.5)} ms  p95 ${q(0.95)} ms   (goal: p95 under 20 ms)`)
+    console.log(`  alone          p50 ${await alone(root)} ms   (one client, one message at a time)`)
+    console.log(`  core's heap    ${mb(before.heapUsed)} → ${mb(after.heapUsed)} MB after the clients left; resident ${mb(before.rss)} → ${mb(after.rss)} MB   (goal: back within 10%)\n`)
+  } finally {
+    core.kill('SIGTERM')
+    await new Promise((resolve) => core.once('exit', resolve))
+    fs.rmSync(root, {recursive: true, force: true})
+  }
+  return 0
+}
+
+/** The median latency of 200 messages from one client, with no other. */
+async function alone(root: string): Promise<string> {
+  const client = await CoreClient.connect(root)
+  const latencies: number[] = []
+  for (let n = 0; n < 200; n++) {
+    const sent = performance.now()
+    await client.request({action: 'send', text: `alone ${n}`})
+    latencies.push(performance.now() - sent)
+  }
+  client.close()
+  return quantile(latencies, 0.5).toFixed(1)
+}
+
+async function resources(client: CoreClient): Promise<{rss: number; heapUsed: number}> {
+  return ((await client.request({action: 'status'})) as {process: {rss: number; heapUsed: number}}).process
+}
+
+/** A project with the shipped skills that checks as a user's does (`passepartout` resolves to this installation). */
+function writeProject(): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'pp-daemon-bench-'))
+  const compilerOptions = {target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', allowImportingTsExtensions: true, noEmit: true, strict: true, skipLibCheck: true, types: []}
+  fs.writeFileSync(path.join(root, 'package.json'), '{}\n')
+  fs.writeFileSync(path.join(root, 'tsconfig.json'), JSON.stringify({compilerOptions, include: ['generated']}))
+  // The packages the skills' tests import too (vitest), beside passepartout itself.
+  fs.mkdirSync(path.join(root, 'node_modules'))
+  for (const entry of fs.readdirSync(path.join(repo, 'node_modules'))) {
+    if (entry !== '.cache') fs.symlinkSync(path.join(repo, 'node_modules', entry), path.join(root, 'node_modules', entry))
+  }
+  fs.symlinkSync(repo, path.join(root, 'node_modules', 'passepartout'))
+  fs.mkdirSync(path.join(root, 'org', 'skills'), {recursive: true})
+  for (const name of ['policy', 'bouncer', 'shell-guard']) fs.copyFileSync(path.join(repo, 'org', 'skills', `${name}.org`), path.join(root, 'org', 'skills', `${name}.org`))
+  return root
+}
+
+const mb = (bytes: number) => (bytes / 1e6).toFixed(1)
+
+function quantile(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * q) - 1)]!
+}
