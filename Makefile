@@ -40,6 +40,7 @@ bench: $(DEPS)
 	$(CLI) tangle org/core
 	node bin/launch.mjs bench/engine.bench.ts
 	node bin/launch.mjs bench/live.bench.ts
+	node bin/launch.mjs bench/daemon.bench.ts
 	node bin/launch.mjs bench/pipeline.bench.ts
 	node bin/launch.mjs bench/memory.bench.ts
 

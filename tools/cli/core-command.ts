@@ -1,6 +1,6 @@
 /**
  * The commands the core answers (`skills`, `ask`, `approve`, `deny`, `doctor`,
- * `run`, and its clients `send`, `status`, `approvals` and `logs`): tangle the core (org/core/ of this installation), then run its
+ * `run`, and its clients `send`, `status`, `approvals`, `logs` and `chat`): tangle the core (org/core/ of this installation), then run its
  * commands module (generated/core/commands.ts). The core is TypeScript
  * tangled from Org, so it is bundled on first use, like the CLI.
  *
@@ -24,7 +24,7 @@ import type {CommandContext} from './usage.ts'
 
 type Launch = (entry: string, args: string[]) => Promise<number>
 
-export type CoreCommand = 'skills' | 'ask' | 'approve' | 'deny' | 'doctor' | 'run' | 'send' | 'status' | 'approvals' | 'logs'
+export type CoreCommand = 'skills' | 'ask' | 'approve' | 'deny' | 'doctor' | 'run' | 'send' | 'status' | 'approvals' | 'logs' | 'chat'
 
 export interface CoreFlags {
   json: boolean

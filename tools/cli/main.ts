@@ -93,6 +93,7 @@ async function dispatch(argv: string[], cwd: string): Promise<number> {
     case 'status':
     case 'approvals':
     case 'logs':
+    case 'chat':
       if (args.length > 0) throw new UsageError(`${command} takes no arguments: it asks the core that runs on the project of the working folder`, command)
       return (await import('./core-command.ts')).runCore(command, [], {json: values.json, follow: values.follow}, context)
     case 'deps':

@@ -61,6 +61,7 @@ export const COMMANDS: Record<string, CommandHelp> = {
   status: {arguments: '', summary: 'ask the running core for its skill catalog, backends, memory and health', options: ['json', ...ORG_OUTPUT]},
   approvals: {arguments: '', summary: 'the actions the running core holds for approval: what each would run, which gate asked and why, and until when', options: ['json', ...ORG_OUTPUT]},
   logs: {arguments: '', summary: "the running core's last 20 log lines (reloads, backends tried, gates that blocked); with -f, each new one", options: ['follow', 'json', ...ORG_OUTPUT]},
+  chat: {arguments: '', summary: 'talk with the running core: each line sent, the reply and its gate trace under it, an action held for approval asked about at once; line editing and history on a terminal (Ctrl-D ends)', options: [...ORG_OUTPUT]},
   help: {arguments: '[COMMAND]', summary: 'this help, or the help of COMMAND', options: []},
 }
 
