@@ -53,7 +53,7 @@ export function watchOrgFiles(roots: string[], onChanges: (changes: OrgChange[])
   const flush = () => {
     const batch: OrgChange[] = []
     for (const [file, {at}] of pending) {
-      const stamp = stampOf(file)
+      const stamp = fileStamp(file)
       if (delivered.get(file) === stamp) continue
       delivered.set(file, stamp)
       batch.push({kind: stamp === MISSING ? 'removed' : 'changed', path: file, at})
@@ -111,7 +111,7 @@ function rawEventPath(name: string | undefined, watched: string | undefined): st
 const MISSING = 'missing'
 
 /** What identifies one version of FILE on disk, or that it is missing. */
-function stampOf(file: string): string {
+export function fileStamp(file: string): string {
   const stats = fs.statSync(file, {throwIfNoEntry: false, bigint: true})
   return stats ? `${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}` : MISSING
 }
