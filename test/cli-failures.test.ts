@@ -8,6 +8,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {describe, expect, it} from 'vitest'
+import {tempProject} from './support/temp-project.ts'
 
 const cli = path.resolve(import.meta.dirname, '../bin/passepartout')
 
@@ -16,14 +17,7 @@ function run(args: string[], cwd: string) {
   return {status: result.status, stdout: result.stdout, stderr: result.stderr}
 }
 
-function folder(files: Record<string, string>): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-failures-'))
-  for (const [file, text] of Object.entries({'package.json': '{}', ...files})) {
-    fs.mkdirSync(path.dirname(path.join(dir, file)), {recursive: true})
-    fs.writeFileSync(path.join(dir, file), text)
-  }
-  return dir
-}
+const folder = (files: Record<string, string>) => tempProject(files, 'passepartout-failures-')
 
 const block = (target: string, args = '') => `* Code\n#+begin_src typescript :tangle ${target}${args}\nconst x = 1\n#+end_src\n`
 const lines = (text: string) => text.trimEnd().split('\n').filter(Boolean)

@@ -4,10 +4,9 @@
  * DEPENDS_ON line with exit status 1.
  */
 import {spawnSync} from 'node:child_process'
-import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import {describe, expect, it} from 'vitest'
+import {tempProject} from '../support/temp-project.ts'
 
 const cli = path.resolve(import.meta.dirname, '../../bin/passepartout')
 
@@ -16,14 +15,7 @@ function run(args: string[], cwd: string) {
   return {status: result.status, stdout: result.stdout, stderr: result.stderr}
 }
 
-function project(files: Record<string, string>): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-deps-'))
-  for (const [file, text] of Object.entries({'package.json': '{}', ...files})) {
-    fs.mkdirSync(path.dirname(path.join(dir, file)), {recursive: true})
-    fs.writeFileSync(path.join(dir, file), text)
-  }
-  return dir
-}
+const project = (files: Record<string, string>) => tempProject(files, 'passepartout-deps-')
 
 const skills = {
   'org/skills/policy.org': '#+TITLE: Policy\n',

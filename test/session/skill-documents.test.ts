@@ -4,21 +4,14 @@
  * order. Real documents in a temporary project.
  */
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {formatDiagnostic} from '../../tools/diagnostics.ts'
 import {ProjectSession} from '../../tools/session/project-session.ts'
 import {skillGraph} from '../../tools/session/skill-documents.ts'
+import {tempProject} from '../support/temp-project.ts'
 
-function project(files: Record<string, string>): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-skills-'))
-  for (const [file, text] of Object.entries({'package.json': '{}', ...files})) {
-    fs.mkdirSync(path.dirname(path.join(dir, file)), {recursive: true})
-    fs.writeFileSync(path.join(dir, file), text)
-  }
-  return dir
-}
+const project = (files: Record<string, string>) => tempProject(files, 'passepartout-skills-')
 
 const block = (target: string, ...lines: string[]) => ['#+begin_src typescript :tangle ' + target + ' :mkdirp yes', ...lines, '#+end_src', ''].join('\n')
 const read = (dir: string, file: string) => new ProjectSession({project: dir}).readSkill(path.join(dir, file))

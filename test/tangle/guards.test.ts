@@ -7,17 +7,11 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {describe, expect, it} from 'vitest'
+import {tempProject} from '../support/temp-project.ts'
 
 const cli = path.resolve(import.meta.dirname, '../../bin/passepartout')
 
-function folder(files: Record<string, string>): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-guards-'))
-  for (const [file, text] of Object.entries({'package.json': '{}', ...files})) {
-    fs.mkdirSync(path.dirname(path.join(dir, file)), {recursive: true})
-    fs.writeFileSync(path.join(dir, file), text)
-  }
-  return dir
-}
+const folder = (files: Record<string, string>) => tempProject(files, 'passepartout-guards-')
 
 const tangle = (dir: string, ...args: string[]) => spawnSync(cli, ['tangle', '--no-frames', ...args], {cwd: dir, encoding: 'utf8'})
 /** Each diagnostic's place and rule; its note and help lines (indented) left out. */

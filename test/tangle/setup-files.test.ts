@@ -5,21 +5,14 @@
  */
 import {spawnSync} from 'node:child_process'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {planDocument} from '../../tools/tangle/tangle-document.ts'
+import {tempProject} from '../support/temp-project.ts'
 
 const cli = path.resolve(import.meta.dirname, '../../bin/passepartout')
 
-function folder(files: Record<string, string>): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-setup-'))
-  for (const [file, text] of Object.entries({'package.json': '{}', ...files})) {
-    fs.mkdirSync(path.dirname(path.join(dir, file)), {recursive: true})
-    fs.writeFileSync(path.join(dir, file), text)
-  }
-  return dir
-}
+const folder = (files: Record<string, string>) => tempProject(files, 'passepartout-setup-')
 
 const plan = (dir: string) => {
   const file = path.join(dir, 'doc.org')
