@@ -137,7 +137,7 @@ async function resources(client: CoreClient): Promise<{rss: number; heapUsed: nu
 /** A project with the shipped skills that checks as a user's does (`passepartout` resolves to this installation). */
 function writeProject(): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'pp-daemon-bench-'))
-  const compilerOptions = {target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', allowImportingTsExtensions: true, noEmit: true, strict: true, skipLibCheck: true, types: ['node']}
+  const compilerOptions = {target: 'ES2022', lib: ['ES2023'], module: 'ESNext', moduleResolution: 'Bundler', allowImportingTsExtensions: true, noEmit: true, strict: true, skipLibCheck: true, types: ['node']}
   fs.writeFileSync(path.join(root, 'package.json'), '{}\n')
   fs.writeFileSync(path.join(root, 'tsconfig.json'), JSON.stringify({compilerOptions, include: ['generated']}))
   // The packages the skills' tests import too (vitest), beside passepartout itself.
