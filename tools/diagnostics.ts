@@ -251,10 +251,11 @@ export function formatDiagnostic(message: Diagnostic, cwd: string, paint: Palett
   const file = printable(displayPath(message.file ?? '', cwd))
   const where = message.line ? `${file}:${message.line}:${message.column ?? 1}` : file
   const severity = severityOf(message)
-  return `${paint.strong(where)}: ${paint[severity](severity + (message.code ? ` ${message.code}` : ''))}: ${printable(message.reason)} [${message.ruleId}]`
+  const kind = paint[severity](message.code ? `${severity} ${message.code}` : severity)
+  return `${paint.strong(where)}: ${kind}: ${printable(message.reason)} [${message.ruleId}]`
 }
 
-/** The lines printed under the first, printable: `  note: …` (Emacs's own words), then `  help: …` for each suggestion. */
+/** The lines printed under the first, printable: `  note: …` (Emacs's own words), then `  help: …` for each hint. */
 export function formatDetails(message: Diagnostic): string[] {
   const lines = message.note ? [`  note: ${printable(message.note)}`] : []
   for (const help of message.expected ?? []) lines.push(`  help: ${printable(help)}`)

@@ -16,7 +16,8 @@ export async function main(argv: string[], cwd = process.cwd()): Promise<number>
     if (!(error instanceof UsageError)) throw error
     // One plain sentence, then the help of the command it was about (the list of commands when none was named).
     const who = error.command ? `passepartout ${error.command}` : 'passepartout'
-    process.stderr.write(`${who}: ${paletteFor(process.stderr).error(printable(error.message))}\n\n${error.command ? commandUsage(error.command) : USAGE}`)
+    const help = error.command ? commandUsage(error.command) : USAGE
+    process.stderr.write(`${who}: ${paletteFor(process.stderr).error(printable(error.message))}\n\n${help}`)
     return 2
   }
 }
@@ -73,19 +74,28 @@ async function dispatch(argv: string[], cwd: string): Promise<number> {
 }
 
 /** The options' values once each token is checked: what parseArgs gives in strict mode. */
-type Values = {[Name in keyof typeof OPTIONS]: (typeof OPTIONS)[Name] extends {multiple: true} ? string[] : (typeof OPTIONS)[Name] extends {type: 'string'} ? string | undefined : boolean}
+type Values = {[Name in keyof typeof OPTIONS]: ValueOf<(typeof OPTIONS)[Name]>}
+type ValueOf<Option> = Option extends {multiple: true}
+  ? string[]
+  : Option extends {type: 'string'}
+    ? string | undefined
+    : boolean
 
 type OptionToken = Extract<NonNullable<ReturnType<typeof parseArgs>['tokens']>[number], {kind: 'option'}>
 
-/** TOKEN as COMMAND (when one is named) takes it: an option of the command line, taken by it, with a value when it needs one. */
+/** TOKEN as COMMAND (if named) takes it: an option of the command line, taken by it, with a value if it needs one. */
 function checkOption(token: OptionToken, command: string | undefined): void {
   const name = token.name as keyof typeof OPTIONS
-  if (!Object.hasOwn(OPTIONS, name)) throw new UsageError(`unknown option ${token.rawName}`, command)
+  const option = token.rawName
+  if (!Object.hasOwn(OPTIONS, name)) throw new UsageError(`unknown option ${option}`, command)
   if (OPTIONS[name].type === 'string') {
     // `--tcp --no-watch`: parseArgs takes the next option for the value.
-    if (token.value === undefined || (!token.inlineValue && token.value.startsWith('-'))) throw new UsageError(`${token.rawName} needs a value: ${token.rawName}=${OPTION_VALUES[name as OptionName] ?? 'VALUE'}`, command)
-  } else if (token.value !== undefined) throw new UsageError(`${token.rawName} takes no value`, command)
-  if (command && name !== 'help' && name !== 'version' && !(COMMANDS[command]!.options as string[]).includes(name)) throw new UsageError(`${token.rawName} is not an option of ${command}`, command)
+    const missing = token.value === undefined || (!token.inlineValue && token.value.startsWith('-'))
+    const value = OPTION_VALUES[name as OptionName] ?? 'VALUE'
+    if (missing) throw new UsageError(`${option} needs a value: ${option}=${value}`, command)
+  } else if (token.value !== undefined) throw new UsageError(`${option} takes no value`, command)
+  const taken = !command || name === 'help' || name === 'version' || (COMMANDS[command]!.options as string[]).includes(name)
+  if (!taken) throw new UsageError(`${option} is not an option of ${command}`, command)
 }
 
 async function runCommand(command: string | undefined, args: string[], values: Values, cwd: string): Promise<number> {
@@ -101,29 +111,31 @@ async function runCommand(command: string | undefined, args: string[], values: V
       return (await import('./check-command.ts')).runCheck(args, flags, context)
     case 'skills':
     case 'doctor':
-      if (args.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(args[0])}: ${command} reads the project's skill documents and settings`, command)
+      if (args.length > 0) throw unexpected(command, args, `${command} reads the project's skill documents and settings`)
       return (await import('./core-command.ts')).runCore(command, [], {json: values.json}, context)
     case 'ask':
-      if (args.length === 0) throw new UsageError('the text to send is missing: passepartout ask "what is on my list?"', command)
+      if (args.length === 0) throw missingText(command)
       return (await import('./core-command.ts')).runCore(command, args, {json: values.json}, context)
     case 'approve':
     case 'deny':
       if (args.length !== 1) throw new UsageError(`one approval id is expected (ask and send print it), not ${args.length}`, command)
       return (await import('./core-command.ts')).runCore(command, args, {json: values.json}, context)
     case 'send':
-      if (args.length === 0) throw new UsageError('the text to send is missing: passepartout send "what is on my list?"', command)
+      if (args.length === 0) throw missingText(command)
       return (await import('./core-command.ts')).runCore(command, args, {json: values.json}, context)
     case 'status':
     case 'approvals':
     case 'logs':
     case 'chat':
-      if (args.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(args[0])}: ${command} asks the core that runs on the project of the working folder`, command)
+      if (args.length > 0) throw unexpected(command, args, `${command} asks the core that runs on the project of the working folder`)
       return (await import('./core-command.ts')).runCore(command, [], {json: values.json, follow: values.follow}, context)
     case 'deps':
       return (await import('./deps-command.ts')).runDeps(args, {json: values.json, dot: values.dot}, context)
     case 'run':
-      if (args.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(args[0])}: run runs the core of the project of the working folder`, command)
-      if (values.host !== undefined && values.tcp === undefined) throw new UsageError('--host names the interface of --tcp=PORT: give the port too', command)
+      if (args.length > 0) throw unexpected(command, args, 'run runs the core of the project of the working folder')
+      if (values.host !== undefined && values.tcp === undefined) {
+        throw new UsageError('--host names the interface of --tcp=PORT: give the port too', command)
+      }
       if (values.tcp !== undefined && !/^\d+$/.test(values.tcp)) throw new UsageError(`--tcp takes a port number, not ${JSON.stringify(values.tcp)}`, command)
       if (values.tcp !== undefined && Number(values.tcp) > 65535) throw new UsageError(`--tcp takes a port from 0 (a free one) to 65535, not ${values.tcp}`, command)
       return (await import('./core-command.ts')).runCore('run', [], {json: false, watch: !values['no-watch'], once: values.once, tcp: values.tcp, host: values.host}, context)
@@ -132,6 +144,16 @@ async function runCommand(command: string | undefined, args: string[], values: V
     default:
       throw new UsageError(`unknown command '${command}'`)
   }
+}
+
+/** The usage error of `ask` or `send` without a text. */
+function missingText(command: string): UsageError {
+  return new UsageError(`the text to send is missing: passepartout ${command} "what is on my list?"`, command)
+}
+
+/** The usage error of an argument COMMAND does not take; WHY says what it works on instead. */
+function unexpected(command: string, args: string[], why: string): UsageError {
+  return new UsageError(`unexpected argument ${JSON.stringify(args[0])}: ${why}`, command)
 }
 
 /**

@@ -96,7 +96,9 @@ ${Object.entries(COMMANDS)
   .join('\n')}
 
 options (each command takes those its help lists: passepartout help COMMAND):
-${(Object.entries(OPTIONS) as [OptionName, string][]).map(([name, text]) => `${column(optionName(name))}${fold(text, 54, INDENT)}`).join('\n')}
+${(Object.entries(OPTIONS) as [OptionName, string][])
+  .map(([name, text]) => `${column(optionName(name))}${fold(text, 54, INDENT)}`)
+  .join('\n')}
   -h, --help              show this help, or a command's
   --version               print the version
 `
