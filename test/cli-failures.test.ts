@@ -101,9 +101,38 @@ describe('usage', () => {
     const dir = folder({'org/a.org': block('../a.ts')})
     const result = run([command, option], dir)
     expect(result.status).toBe(2)
-    expect(result.stderr.split('\n')[0]).toBe(`passepartout: ${command} does not take ${option}`)
+    expect(result.stderr.split('\n')[0]).toBe(`passepartout ${command}: ${option} is not an option of ${command}`)
     expect(result.stderr).toContain(`usage: passepartout ${command}`)
     expect(fs.existsSync(path.join(dir, 'a.ts'))).toBe(false)
+  })
+
+  it.each([
+    [['logs', '-x'], 'logs', 'unknown option -x'],
+    [['logs', '-fx'], 'logs', 'unknown option -x'],
+    [['check', '--nope=3'], 'check', 'unknown option --nope'],
+    [['run', '--tcp'], 'run', '--tcp needs a value: --tcp=PORT'],
+    [['run', '--tcp', '--no-watch'], 'run', '--tcp needs a value: --tcp=PORT'],
+    [['run', '--host=::1'], 'run', '--host names the interface of --tcp=PORT: give the port too'],
+    [['run', '--tcp=http'], 'run', '--tcp takes a port number, not "http"'],
+    [['logs', '--json=yes'], 'logs', '--json takes no value'],
+    [['status', 'now'], 'status', 'unexpected argument "now": status asks the core that runs on the project of the working folder'],
+    [['send'], 'send', 'the text to send is missing: passepartout send "what is on my list?"'],
+    [['approve', 'a', 'b'], 'approve', 'one approval id is expected (ask and send print it), not 2'],
+    [['tangle', 'missing.org'], 'tangle', 'no such file or directory: missing.org'],
+  ])('%j: one plain sentence, then the help of %s, exit status 2', (args, command, sentence) => {
+    const dir = folder({'org/a.org': block('../a.ts')})
+    const result = run(args, dir)
+    expect(result.status).toBe(2)
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toBe(`passepartout ${command}: ${sentence}\n\n${run(['help', command], dir).stdout}`)
+  })
+
+  it('names an unknown command, or none, and lists the commands', () => {
+    const dir = folder({})
+    const usage = run(['help'], dir).stdout
+    expect(run(['frobnicate', '--json'], dir)).toMatchObject({status: 2, stderr: `passepartout: unknown command 'frobnicate'\n\n${usage}`})
+    expect(run(['help', 'frobnicate'], dir)).toMatchObject({status: 2, stderr: `passepartout: unknown command 'frobnicate'\n\n${usage}`})
+    expect(run(['--json'], dir)).toMatchObject({status: 2, stderr: `passepartout: no command given\n\n${usage}`})
   })
 
   it('answers --version, help, help COMMAND and COMMAND --help', () => {

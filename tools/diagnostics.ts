@@ -12,6 +12,7 @@ import path from 'node:path'
 import type {Point, Position} from 'unist'
 import {VFileMessage} from 'vfile-message'
 import {isInside} from './project.ts'
+import {type Palette, PLAIN, printable} from './terminal.ts'
 
 export type Severity = 'error' | 'warning'
 
@@ -241,17 +242,23 @@ export function isError(message: Diagnostic): boolean {
   return message.fatal === true
 }
 
-/** `path:LINE:COL: severity: reason [rule]`, the path relative to `cwd` when inside it. */
-export function formatDiagnostic(message: Diagnostic, cwd: string): string {
-  const file = displayPath(message.file ?? '', cwd)
+/**
+ * `path:LINE:COL: severity: reason [rule]`, the path relative to `cwd` when inside it; printable (a skill's
+ * error or a file's name may hold escape sequences), in the colours of PAINT: the place strong, the severity
+ * in its own.
+ */
+export function formatDiagnostic(message: Diagnostic, cwd: string, paint: Palette = PLAIN): string {
+  const file = printable(displayPath(message.file ?? '', cwd))
   const where = message.line ? `${file}:${message.line}:${message.column ?? 1}` : file
-  return `${where}: ${severityOf(message)}${message.code ? ` ${message.code}` : ''}: ${message.reason} [${message.ruleId}]`
+  const severity = severityOf(message)
+  const kind = paint[severity](message.code ? `${severity} ${message.code}` : severity)
+  return `${paint.strong(where)}: ${kind}: ${printable(message.reason)} [${message.ruleId}]`
 }
 
-/** The lines printed under the first: `  note: …` (Emacs's own words), then `  help: …` for each suggestion. */
+/** The lines printed under the first, printable: `  note: …` (Emacs's own words), then `  help: …` for each hint. */
 export function formatDetails(message: Diagnostic): string[] {
-  const lines = message.note ? [`  note: ${message.note}`] : []
-  for (const help of message.expected ?? []) lines.push(`  help: ${help}`)
+  const lines = message.note ? [`  note: ${printable(message.note)}`] : []
+  for (const help of message.expected ?? []) lines.push(`  help: ${printable(help)}`)
   return lines
 }
 

@@ -26,17 +26,20 @@ const OPTIONS: Record<OptionName, string> = {
   'dry-run': 'show what would be written, write nothing',
   json: 'print a machine-readable report on stdout',
   dot: 'print the graph in Graphviz DOT',
-  'allow-outside': 'let targets go into DIR outside the project (--allow-outside=DIR, repeatable; alone: anywhere)',
+  'allow-outside': 'let targets go into DIR outside the project (repeatable; a bare --allow-outside: anywhere)',
   'no-watch': 'run without watching the documents',
   once: 'boot, send one line through the loop with the offline backend, and exit',
   follow: 'logs: print each new line as the core writes it, until interrupted (Ctrl-C); also -f',
-  tcp: 'listen on TCP port PORT of 127.0.0.1 too (--tcp=PORT; 0: a free port, said when it listens); each client presents the token kept in .passepartout/token',
-  host: 'with --tcp: the interface to listen on instead of 127.0.0.1 (--host=ADDRESS); reachable by others, guarded by the token alone',
+  tcp: 'listen on TCP port PORT of 127.0.0.1 too (0: a free port, said when it listens); each client presents the token kept in .passepartout/token',
+  host: 'with --tcp: the interface to listen on instead of 127.0.0.1; reachable by others, guarded by the token alone',
   prune: 'remove the files documents no longer write (a renamed :tangle, a removed block or document), when they hold exactly what was tangled',
   'no-cache': 'tangle every document, even those unchanged since the last run (the cache is node_modules/.cache/passepartout)',
   frames: 'show the Org lines around each diagnostic (default: when stderr is a terminal)',
   'no-frames': 'do not show them',
 }
+
+/** What the options that take a value are given (`--tcp=PORT`), in their help and in the error when it is missing. */
+export const OPTION_VALUES: Partial<Record<OptionName, string>> = {'allow-outside': 'DIR', tcp: 'PORT', host: 'ADDRESS'}
 
 const ORG_OUTPUT: OptionName[] = ['frames', 'no-frames']
 
@@ -79,6 +82,9 @@ function fold(text: string, width: number, indent: string): string {
   return lines.join(`\n${indent}`)
 }
 
+/** `--tcp=PORT`, `--json`. */
+const optionName = (name: OptionName) => `--${name}${OPTION_VALUES[name] ? `=${OPTION_VALUES[name]}` : ''}`
+
 const column = (left: string) => `  ${left.padEnd(22)}  `
 const INDENT = ' '.repeat(26)
 
@@ -90,14 +96,16 @@ ${Object.entries(COMMANDS)
   .join('\n')}
 
 options (each command takes those its help lists: passepartout help COMMAND):
-${(Object.entries(OPTIONS) as [OptionName, string][]).map(([name, text]) => `${column(`--${name}`)}${fold(text, 54, INDENT)}`).join('\n')}
+${(Object.entries(OPTIONS) as [OptionName, string][])
+  .map(([name, text]) => `${column(optionName(name))}${fold(text, 54, INDENT)}`)
+  .join('\n')}
   -h, --help              show this help, or a command's
   --version               print the version
 `
 
 export function commandUsage(name: string): string {
   const help = COMMANDS[name]!
-  const options = help.options.map((option) => `${column(`--${option}`)}${fold(OPTIONS[option], 54, INDENT)}`)
+  const options = help.options.map((option) => `${column(optionName(option))}${fold(OPTIONS[option], 54, INDENT)}`)
   return `usage: passepartout ${name}${help.options.length > 0 ? ' [options]' : ''}${help.arguments ? ` ${help.arguments}` : ''}
 
 ${fold(help.summary, 78, '')}
