@@ -7,6 +7,29 @@ import path from 'node:path'
 import {fileURLToPath, pathToFileURL} from 'node:url'
 import {ensureBundle, root} from './bundle.mjs'
 
+/**
+ * A stop asked before a service's code has taken the signals: nothing was started, nothing needs saving. Once
+ * its code listens too, the stop is that code's to carry out (whichever copy of this module it released).
+ */
+const stopBeforeStart = (signal) => {
+  if (process.listenerCount(signal) === 1) process.exit(0)
+}
+
+/**
+ * `passepartout run` is a service: SIGINT or SIGTERM stop it with exit status 0 from its first moment, also
+ * before its code is loaded (a service manager may stop it at once). Held from here until the code takes
+ * them over with `releaseEarlyStops`.
+ */
+export function holdEarlyStops() {
+  process.on('SIGINT', stopBeforeStart)
+  process.on('SIGTERM', stopBeforeStart)
+}
+
+export function releaseEarlyStops() {
+  process.off('SIGINT', stopBeforeStart)
+  process.off('SIGTERM', stopBeforeStart)
+}
+
 export async function launch(entry, args) {
   if (!fs.existsSync(path.join(root, 'node_modules', 'esbuild'))) {
     process.stderr.write(`passepartout: dependencies are not installed; run \`make setup\` (npm ci) in ${root}\n`)

@@ -59,6 +59,8 @@ export async function runCore(command: CoreCommand, args: string[], flags: CoreF
  * to it (it was still starting) stopped as asked.
  */
 async function supervise(home: string, coreArgs: string[], context: CommandContext): Promise<number> {
+  // The same module bin/passepartout loaded (one URL, one instance): it holds the stops asked until now.
+  const {releaseEarlyStops} = (await import(pathToFileURL(path.join(home, 'bin', 'launch.mjs')).href)) as {releaseEarlyStops: () => void}
   let child: ChildProcess | undefined
   let asked: NodeJS.Signals | undefined
   const forward = (signal: NodeJS.Signals) => {
@@ -70,6 +72,7 @@ async function supervise(home: string, coreArgs: string[], context: CommandConte
   process.on('SIGINT', forward)
   process.on('SIGTERM', forward)
   process.on('SIGHUP', onHangUp)
+  releaseEarlyStops()
   try {
     for (;;) {
       if (!(await tangleCore(home, context))) return 1
