@@ -255,3 +255,24 @@ describe('a warm re-check', () => {
     ])
   })
 })
+
+describe('a warm re-check of documents that come after edits', () => {
+  const usingNode = (name: string, module: string, type: string) =>
+    org(`#+begin_src typescript :tangle ${name}.ts`, `import type {${type}} from '${module}'`, `export const ${name} = (value: ${type} | undefined): boolean => value === undefined`, '#+end_src')
+
+  // ts-morph kept a node of each import no file of the program answers (`node:os`) and looked at it again when a
+  // file was added: once its file had been edited, that node belonged to a tree that no longer existed.
+  it('takes a new document after one that imports a built-in module was edited, in the same re-check or the next', async () => {
+    const dir = project({'org/first.org': usingNode('first', 'node:os', 'CpuInfo')})
+    const {session} = await check(dir)
+    await session.warmUp()
+    for (const [k, module, type] of [[1, 'node:readline', 'Interface'], [2, 'node:os', 'CpuInfo'], [3, 'node:readline', 'Interface']] as const) {
+      fs.writeFileSync(path.join(dir, 'org/first.org'), usingNode('first', 'node:os', k % 2 ? 'NetworkInterfaceInfo' : 'CpuInfo'))
+      fs.writeFileSync(path.join(dir, `org/new${k}.org`), usingNode(`new${k}`, module, type))
+      const report = await session.recheck([path.join(dir, 'org/first.org'), path.join(dir, `org/new${k}.org`)])
+      expect(report.diagnostics).toEqual([])
+      fs.writeFileSync(path.join(dir, `org/next${k}.org`), usingNode(`next${k}`, module, type))
+      expect((await session.recheck([path.join(dir, `org/next${k}.org`)])).diagnostics).toEqual([])
+    }
+  })
+})
