@@ -254,6 +254,34 @@ describe('a warm re-check', () => {
       "org/user.org:2:21: error TS2307: Cannot find module './extra.ts' or its corresponding type declarations. [ts]",
     ])
   })
+  it('follows an import to the file it leads to once the file it led to is gone', async () => {
+    // `./extra` is extra.ts while there is one, else extra/index.ts.
+    const dir = project({
+      'org/extra.org': org('#+begin_src typescript :tangle extra.ts', 'export const extra = 1', '#+end_src'),
+      'org/folder.org': org('#+begin_src typescript :tangle extra/index.ts :mkdirp yes', 'export const extra = 2', '#+end_src'),
+      'org/user.org': org('#+begin_src typescript :tangle user.ts', "import {extra} from './extra'", 'export const total: number = extra', '#+end_src'),
+    })
+    const {session} = await check(dir)
+    await session.warmUp()
+    fs.writeFileSync(path.join(dir, 'org/extra.org'), org('#+begin_src typescript :tangle extra-moved.ts', 'export const extra = 1', '#+end_src'))
+    fs.rmSync(path.join(dir, 'org/extra.ts'))
+    expect((await session.recheck([path.join(dir, 'org/extra.org')])).diagnostics).toEqual([])
+    fs.writeFileSync(path.join(dir, 'org/folder.org'), org('#+begin_src typescript :tangle extra/index.ts :mkdirp yes', "export const extra = 'two'", '#+end_src'))
+    const after = await session.recheck([path.join(dir, 'org/folder.org')])
+    expect(after.diagnostics.map((message) => formatDiagnostic(message, dir))).toEqual(["org/user.org:3:14: error TS2322: Type 'string' is not assignable to type 'number'. [ts]"])
+  })
+
+  it('re-checks a document that imports a file no document wrote yet, once one writes it', async () => {
+    const dir = project({
+      'org/user.org': org('#+begin_src typescript :tangle user.ts', "import {later} from './later.ts'", 'export const total: number = later', '#+end_src'),
+    })
+    const {session, messages} = await check(dir)
+    expect(messages).toEqual(["org/user.org:2:21: error TS2307: Cannot find module './later.ts' or its corresponding type declarations. [ts]"])
+    await session.warmUp()
+    fs.writeFileSync(path.join(dir, 'org/later.org'), org('#+begin_src typescript :tangle later.ts', "export const later = 'text'", '#+end_src'))
+    const after = await session.recheck([path.join(dir, 'org/later.org')])
+    expect(after.diagnostics.map((message) => formatDiagnostic(message, dir))).toEqual(["org/user.org:3:14: error TS2322: Type 'string' is not assignable to type 'number'. [ts]"])
+  })
 })
 
 describe('a warm re-check of documents that come after edits', () => {
