@@ -79,8 +79,9 @@ export class ImportIndex {
     const found = new Set<string>()
     let missing = false
     for (const name of this.names.get(file)!) {
-      const target = ts.resolveModuleName(name.text, file, this.options, this.host, this.cache, undefined, name.mode).resolvedModule
-      if (target) found.add(target.resolvedFileName)
+      const {text, mode} = name
+      const {resolvedModule} = ts.resolveModuleName(text, file, this.options, this.host, this.cache, undefined, mode)
+      if (resolvedModule) found.add(resolvedModule.resolvedFileName)
       else missing = true
     }
     if (missing) this.unresolved.add(file)
@@ -100,7 +101,8 @@ export class ImportIndex {
   }
 
   private newCache(): ts.ModuleResolutionCache {
-    return ts.createModuleResolutionCache(this.host.getCurrentDirectory?.() ?? process.cwd(), (name) => name, this.options)
+    const folder = this.host.getCurrentDirectory?.() ?? process.cwd()
+    return ts.createModuleResolutionCache(folder, (name) => name, this.options)
   }
 }
 
@@ -110,15 +112,28 @@ export class ImportIndex {
  */
 export function moduleNamesOf(syntax: ts.SourceFile, options: ts.CompilerOptions): ModuleName[] {
   const names: ModuleName[] = []
-  const add = (literal: ts.StringLiteralLike) => names.push({text: literal.text, mode: ts.getModeForUsageLocation(syntax, literal, options)})
   const visit = (node: ts.Node): void => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) add(node.moduleSpecifier)
-    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteralLike(node.arguments[0])) add(node.arguments[0])
-    else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) add(node.argument.literal)
+    const literal = moduleLiteralOf(node)
+    if (literal) names.push({text: literal.text, mode: ts.getModeForUsageLocation(syntax, literal, options)})
     ts.forEachChild(node, visit)
   }
   visit(syntax)
   return names
+}
+
+/** The string NODE names a module with, when it is an import, an export from, an `import()` or an import type. */
+function moduleLiteralOf(node: ts.Node): ts.StringLiteralLike | undefined {
+  if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) {
+    return node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier) ? node.moduleSpecifier : undefined
+  }
+  if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+    const [argument] = node.arguments
+    return argument && ts.isStringLiteralLike(argument) ? argument : undefined
+  }
+  if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+    return node.argument.literal
+  }
+  return undefined
 }
 
 function key(names: readonly ModuleName[]): string {

@@ -55,7 +55,9 @@ export class WarmChecker {
     }
     // Looking for the files imports bring in walks the whole program: only when they may have changed.
     if (importsChanged) {
-      for (const added of this.project.resolveSourceFileDependencies()) if (isOwn(added)) changes.set(added.getFilePath(), this.namesOf(added))
+      for (const added of this.project.resolveSourceFileDependencies()) {
+        if (isOwn(added)) changes.set(added.getFilePath(), this.namesOf(added))
+      }
     }
     this.index.update(changes)
   }
