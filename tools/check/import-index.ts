@@ -26,15 +26,23 @@ export class ImportIndex {
   /** The files each file's names lead to. */
   private readonly imports = new Map<string, ReadonlySet<string>>()
   private readonly importers = new Map<string, Set<string>>()
-  /** Files with a name that leads nowhere: a file added later may be where it leads. */
-  private readonly unresolved = new Set<string>()
-  private cache: ts.ModuleResolutionCache
+  /** Files with a path (`./later.ts`) that leads nowhere yet: a file added later may be where it leads. */
+  private readonly waiting = new Set<string>()
+  /**
+   * Where package names (`zod`, `node:os`) lead: through node_modules/, which no document writes, so it is kept
+   * for the session. Paths are resolved without it: it would remember a file that is not there yet as missing.
+   */
+  private readonly packages: ts.ModuleResolutionCache
+  /** The configuration maps names to files (`paths`, `baseUrl`): any name may lead to a document's file. */
+  private readonly mapped: boolean
 
   constructor(
     private readonly options: ts.CompilerOptions,
     private readonly host: ts.ModuleResolutionHost,
   ) {
-    this.cache = this.newCache()
+    const folder = host.getCurrentDirectory?.() ?? process.cwd()
+    this.packages = ts.createModuleResolutionCache(folder, (name) => name, options)
+    this.mapped = options.paths !== undefined || options.baseUrl !== undefined
   }
 
   /** Whether FILE is indexed as writing exactly NAMES. */
@@ -43,30 +51,26 @@ export class ImportIndex {
   }
 
   /**
-   * Take CHANGES, each a file with the names it now writes, or undefined when it left the program. When files
-   * come or go, where a name leads may change for files that did not: those whose names led nowhere or to a file
-   * that left are resolved again.
+   * Take CHANGES, each a file with the names it now writes, or undefined when it left the program. Where a path
+   * leads changes with the files there are: when files come, those whose paths led nowhere are resolved again;
+   * when a file goes, those whose paths led to it.
    */
   update(changes: ReadonlyMap<string, readonly ModuleName[] | undefined>): void {
     const again = new Set<string>()
-    let filesChanged = false
+    let added = false
     for (const [file, names] of changes) {
-      filesChanged ||= names === undefined || !this.names.has(file)
       if (names === undefined) {
         for (const importer of this.importers.get(file) ?? []) again.add(importer)
         this.link(file, new Set())
         this.names.delete(file)
-        this.unresolved.delete(file)
-      } else {
+        this.waiting.delete(file)
+      } else if (!this.writes(file, names)) {
+        added ||= !this.names.has(file)
         this.names.set(file, names)
         again.add(file)
       }
     }
-    if (filesChanged) {
-      // The cache remembers names that led nowhere and files that are gone.
-      this.cache = this.newCache()
-      for (const file of this.unresolved) again.add(file)
-    }
+    if (added) for (const file of this.waiting) again.add(file)
     for (const file of again) if (this.names.has(file)) this.resolve(file)
   }
 
@@ -77,15 +81,16 @@ export class ImportIndex {
 
   private resolve(file: string): void {
     const found = new Set<string>()
-    let missing = false
-    for (const name of this.names.get(file)!) {
-      const {text, mode} = name
-      const {resolvedModule} = ts.resolveModuleName(text, file, this.options, this.host, this.cache, undefined, mode)
+    let waits = false
+    for (const {text, mode} of this.names.get(file)!) {
+      const local = this.mapped || isPath(text)
+      const cache = local ? undefined : this.packages
+      const {resolvedModule} = ts.resolveModuleName(text, file, this.options, this.host, cache, undefined, mode)
       if (resolvedModule) found.add(resolvedModule.resolvedFileName)
-      else missing = true
+      else waits ||= local
     }
-    if (missing) this.unresolved.add(file)
-    else this.unresolved.delete(file)
+    if (waits) this.waiting.add(file)
+    else this.waiting.delete(file)
     this.link(file, found)
   }
 
@@ -99,11 +104,11 @@ export class ImportIndex {
     if (targets.size > 0) this.imports.set(file, targets)
     else this.imports.delete(file)
   }
+}
 
-  private newCache(): ts.ModuleResolutionCache {
-    const folder = this.host.getCurrentDirectory?.() ?? process.cwd()
-    return ts.createModuleResolutionCache(folder, (name) => name, this.options)
-  }
+/** Whether NAME is a path (`./base.ts`, `../x`, `/abs`), not a package's name. */
+function isPath(name: string): boolean {
+  return name.startsWith('./') || name.startsWith('../') || name.startsWith('/') || name === '.' || name === '..'
 }
 
 /**
