@@ -68,6 +68,7 @@ export const RULES = {
   'skill/name-taken': ['error', "a skill name the document may not register: another document's, or not its own name or under it"],
   'skill/import': ['error', 'a skill imports something a skill cannot: code outside every skill, or a skill that is not ready'],
   'skill/dependency-not-ready': ['error', 'a skill whose dependency did not load'],
+  'skill/unterminated-block': ['error', 'a skill document with a #+begin_src and no #+end_src: not loaded'],
   'skill/mandatory': ['error', 'a mandatory skill is missing or not ready: the core does not start'],
   'config/invalid': ['error', 'a setting is not valid: the "passepartout" section of package.json, a variable of the environment or .env'],
   'memory/damaged': ['error', "the memory database's hashes or root do not match its objects, or it is not a database: it was kept aside"],

@@ -15,7 +15,13 @@ export {findProjectRoot} from './project.ts'
 export {type CheckReport, hasCheckErrors} from './session/project-checker.ts'
 export {ProjectSession, type SessionOptions} from './session/project-session.ts'
 export {fileStamp, type OrgChange, type OrgWatcher, watchOrgFiles} from './watch/org-watcher.ts'
-export {type SkillDocument, type SkillGraph, type SkillModule, skillGraph} from './session/skill-documents.ts'
+export {
+  forTheCore,
+  type SkillDocument,
+  type SkillGraph,
+  type SkillModule,
+  skillGraph,
+} from './session/skill-documents.ts'
 export {sourceMapOf} from './tangle/source-map.ts'
 export {colourOn, type Palette, paletteFor, PLAIN, printable} from './terminal.ts'
 export type {SourceText} from './tangle/text.ts'

@@ -254,4 +254,71 @@ describe('a warm re-check', () => {
       "org/user.org:2:21: error TS2307: Cannot find module './extra.ts' or its corresponding type declarations. [ts]",
     ])
   })
+  /** The Org document of one block that tangles to TARGET, holding LINES. */
+  const writing = (target: string, ...lines: string[]) =>
+    org(`#+begin_src typescript :tangle ${target}`, ...lines, '#+end_src')
+  const typeError = "org/user.org:3:14: error TS2322: Type 'string' is not assignable to type 'number'. [ts]"
+  const printed = (report: {diagnostics: Parameters<typeof formatDiagnostic>[0][]}, dir: string) =>
+    report.diagnostics.map((message) => formatDiagnostic(message, dir))
+
+  it('follows an import to the file it leads to once the file it led to is gone', async () => {
+    // `./extra` is extra.ts while there is one, else extra/index.ts.
+    const dir = project({
+      'org/extra.org': writing('extra.ts', 'export const extra = 1'),
+      'org/folder.org': writing('extra/index.ts :mkdirp yes', 'export const extra = 2'),
+      'org/user.org': writing('user.ts', "import {extra} from './extra'", 'export const total: number = extra'),
+    })
+    const {session} = await check(dir)
+    await session.warmUp()
+    fs.writeFileSync(path.join(dir, 'org/extra.org'), writing('extra-moved.ts', 'export const extra = 1'))
+    fs.rmSync(path.join(dir, 'org/extra.ts'))
+    expect((await session.recheck([path.join(dir, 'org/extra.org')])).diagnostics).toEqual([])
+    const folder = writing('extra/index.ts :mkdirp yes', "export const extra = 'two'")
+    fs.writeFileSync(path.join(dir, 'org/folder.org'), folder)
+    expect(printed(await session.recheck([path.join(dir, 'org/folder.org')]), dir)).toEqual([typeError])
+  })
+
+  it('re-checks a document that imports a file no document wrote yet, once one writes it', async () => {
+    const user = writing('user.ts', "import {later} from './later.ts'", 'export const total: number = later')
+    const dir = project({'org/user.org': user})
+    const {session, messages} = await check(dir)
+    expect(messages).toEqual([
+      "org/user.org:2:21: error TS2307: Cannot find module './later.ts' or its corresponding type declarations. [ts]",
+    ])
+    await session.warmUp()
+    fs.writeFileSync(path.join(dir, 'org/later.org'), writing('later.ts', "export const later = 'text'"))
+    expect(printed(await session.recheck([path.join(dir, 'org/later.org')]), dir)).toEqual([typeError])
+  })
+})
+
+describe('a warm re-check of documents that come after edits', () => {
+  const usingNode = (name: string, module: string, type: string) =>
+    org(
+      `#+begin_src typescript :tangle ${name}.ts`,
+      `import type {${type}} from '${module}'`,
+      `export const ${name} = (value: ${type} | undefined): boolean => value === undefined`,
+      '#+end_src',
+    )
+  const saves = [
+    [1, 'node:readline', 'Interface'],
+    [2, 'node:os', 'CpuInfo'],
+    [3, 'node:readline', 'Interface'],
+  ] as const
+
+  // ts-morph kept a node of each import no file of the program answers (`node:os`) and looked at it again when a
+  // file was added: once its file had been edited, that node belonged to a tree that no longer existed.
+  it('takes a new document after an edit of one importing a built-in module, in one re-check or the next', async () => {
+    const dir = project({'org/first.org': usingNode('first', 'node:os', 'CpuInfo')})
+    const {session} = await check(dir)
+    await session.warmUp()
+    for (const [k, module, type] of saves) {
+      const first = usingNode('first', 'node:os', k % 2 ? 'NetworkInterfaceInfo' : 'CpuInfo')
+      fs.writeFileSync(path.join(dir, 'org/first.org'), first)
+      fs.writeFileSync(path.join(dir, `org/new${k}.org`), usingNode(`new${k}`, module, type))
+      const report = await session.recheck([path.join(dir, 'org/first.org'), path.join(dir, `org/new${k}.org`)])
+      expect(report.diagnostics).toEqual([])
+      fs.writeFileSync(path.join(dir, `org/next${k}.org`), usingNode(`next${k}`, module, type))
+      expect((await session.recheck([path.join(dir, `org/next${k}.org`)])).diagnostics).toEqual([])
+    }
+  })
 })

@@ -48,6 +48,26 @@ describe('a skill document read by the session', () => {
     expect(document.problems.map((message) => formatDiagnostic(message, dir))).toEqual([expect.stringMatching(/^org\/skills\/bad\.org:2:1: error: .*\[tangle\/missing-directory\]$/)])
   })
 
+  it('is failed at the line of a #+begin_src with no #+end_src, which tangle and check keep a warning', async () => {
+    const block = '#+begin_src typescript :tangle ../../generated/skills/open.ts :mkdirp yes'
+    const open = ['#+TITLE: Open', '* Code', block, 'export const x = 1', '']
+    const dir = project({'org/skills/open.org': open.join('\n')})
+    const session = new ProjectSession({project: dir})
+    const checked = await session.check([path.join(dir, 'org/skills/open.org')])
+    const where = (message: Parameters<typeof formatDiagnostic>[0]) => formatDiagnostic(message, dir).split(': ')[0]
+    const said = checked.diagnostics.map((message) => `${where(message)} ${message.ruleId}`)
+    expect(said).toEqual(['org/skills/open.org:3:1 org/unterminated-block'])
+    expect(checked.diagnostics.map((message) => message.fatal)).toEqual([false])
+    const document = await session.readSkill(path.join(dir, 'org/skills/open.org'))
+    expect(document.blocked).toBe('failed')
+    expect(document.problems.map((message) => formatDiagnostic(message, dir))).toEqual([
+      'org/skills/open.org:3:1: error: #+begin_src has no matching #+end_src before the end of the file: ' +
+        'Org reads it as text and tangles nothing from it; ' +
+        'the core does not load a skill document with an unterminated block ' +
+        '[skill/unterminated-block]',
+    ])
+  })
+
   it('is blocked when it uses what it was not granted, and loads once granted', async () => {
     const code = block('runner.ts', "import {execSync} from 'node:child_process'", "export const run = () => execSync('ls')")
     const dir = project({'org/skills/runner.org': `#+TITLE: Runner\n${code}`, 'org/skills/granted.org': `#+CAPABILITIES: shell\n${code.replace('runner.ts', 'granted.ts')}`})

@@ -8,23 +8,27 @@ import fs from 'node:fs'
 import path from 'node:path'
 import {Project, type SourceFile, ts} from 'ts-morph'
 import {DEFAULT_COMPILER_OPTIONS, type TsProblem} from './checker.ts'
+import {ImportIndex, type ModuleName, moduleNamesOf} from './import-index.ts'
 
 /** Edits `prime` goes through. */
 const PRIMING_EDITS = 8
 
 export class WarmChecker {
   private readonly project: Project
+  /** Who imports whom among the program's own files: kept here, not asked of ts-morph (import-index.ts says why). */
+  private readonly index: ImportIndex
 
   /** A checker with the options of TSCONFIG (its files are not added: only the roots it is given and what they import). */
   constructor(readonly tsconfig: string | undefined) {
     this.project = tsconfig
       ? new Project({tsConfigFilePath: tsconfig, skipAddingFilesFromTsConfig: true})
       : new Project({compilerOptions: ts.convertCompilerOptionsFromJson(DEFAULT_COMPILER_OPTIONS, '').options})
+    this.index = new ImportIndex(this.project.getCompilerOptions(), this.project.getModuleResolutionHost())
   }
 
   /** Problems of the whole program as loaded (see `update`), with the configuration's. */
   checkProgram(): TsProblem[] {
-    const own = this.project.getSourceFiles().filter((file) => !file.isInNodeModules() && !file.isDeclarationFile())
+    const own = this.project.getSourceFiles().filter(isOwn)
     return this.check(
       own.map((file) => file.getFilePath()),
       {program: true},
@@ -33,36 +37,40 @@ export class WarmChecker {
 
   /** Read FILES (again) from disk into the program, with what they import; forget those that no longer exist. */
   update(files: readonly string[]): void {
+    const changes = new Map<string, readonly ModuleName[] | undefined>()
     let importsChanged = false
     for (const file of files) {
       const known = this.project.getSourceFile(file)
       if (!fs.existsSync(file)) {
-        if (known) this.project.removeSourceFile(known)
-      } else if (known) {
-        const before = importsOf(known)
-        known.refreshFromFileSystemSync()
-        importsChanged ||= importsOf(known) !== before
-      } else {
-        this.project.addSourceFileAtPath(file)
-        importsChanged = true
+        if (!known) continue
+        this.project.removeSourceFile(known)
+        changes.set(file, undefined)
+        continue
       }
+      const source = known ?? this.project.addSourceFileAtPath(file)
+      if (known) known.refreshFromFileSystemSync()
+      const names = this.namesOf(source)
+      importsChanged ||= !this.index.writes(file, names)
+      changes.set(file, names)
     }
     // Looking for the files imports bring in walks the whole program: only when they may have changed.
-    if (importsChanged) this.project.resolveSourceFileDependencies()
+    if (importsChanged) {
+      for (const added of this.project.resolveSourceFileDependencies()) {
+        if (isOwn(added)) changes.set(added.getFilePath(), this.namesOf(added))
+      }
+    }
+    this.index.update(changes)
   }
 
   /**
    * Do once what the first re-checks after loading would otherwise pay for
    * (measured: the first few take 2 to 3 times as long as the rest, while the
-   * checker's code gets compiled; and ts-morph maps who imports whom, for the
-   * whole program, the first time it is asked: 290 ms for this repository's
-   * own documents): go through a few edits in memory, each a new program from
-   * the old one and a file checked, then put the text back.
+   * checker's code gets compiled): go through a few edits in memory, each a
+   * new program from the old one and a file checked, then put the text back.
    */
   prime(): void {
-    const own = this.project.getSourceFiles().filter((file) => !file.isInNodeModules() && !file.isDeclarationFile())
+    const own = this.project.getSourceFiles().filter(isOwn)
     const sample = own.filter((_, k) => k % Math.max(1, Math.floor(own.length / PRIMING_EDITS)) === 0).slice(0, PRIMING_EDITS)
-    this.directImportersOf(sample.map((file) => file.getFilePath()))
     for (const file of sample) {
       const text = file.getFullText()
       file.replaceWithText(`${text}\n`)
@@ -70,6 +78,10 @@ export class WarmChecker {
       file.replaceWithText(text)
     }
     this.check(sample.map((file) => file.getFilePath()))
+  }
+
+  private namesOf(file: SourceFile): ModuleName[] {
+    return moduleNamesOf(file.compilerNode, this.project.getCompilerOptions())
   }
 
   syntaxOf(file: string): ts.SourceFile | undefined {
@@ -84,9 +96,7 @@ export class WarmChecker {
   /** The files that import any of FILES themselves, sorted; FILES left out. */
   directImportersOf(files: readonly string[]): string[] {
     const found = new Set<string>()
-    for (const file of files) {
-      for (const importer of this.project.getSourceFile(file)?.getReferencingSourceFiles() ?? []) found.add(importer.getFilePath())
-    }
+    for (const file of files) for (const importer of this.index.importersOf(file)) found.add(importer)
     for (const file of files) found.delete(file)
     return [...found].sort()
   }
@@ -104,20 +114,9 @@ export class WarmChecker {
   }
 }
 
-/**
- * The modules FILE names (imports, exports from, `import()`), read from its syntax tree directly: ts-morph's own
- * accessors wrap each node they hand out and keep the wrappers, which, over a thousand saves, held on to every
- * version of the file.
- */
-function importsOf(file: SourceFile): string {
-  const names: string[] = []
-  const visit = (node: ts.Node): void => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) names.push(node.moduleSpecifier.text)
-    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) names.push(node.arguments[0].text)
-    ts.forEachChild(node, visit)
-  }
-  visit(file.compilerNode)
-  return names.join('\n')
+/** A file of the project's own: not a package's, not declarations. */
+function isOwn(file: SourceFile): boolean {
+  return !file.isInNodeModules() && !file.isDeclarationFile()
 }
 
 function toProblem(problem: ts.Diagnostic): TsProblem {

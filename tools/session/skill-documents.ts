@@ -9,6 +9,12 @@
  * `failed`), and the sandbox rules (`sandbox-blocked`: it tangles where a skill
  * may not, or its code uses a capability its `#+CAPABILITIES:` lines do not
  * grant). Each comes with its Org position.
+ *
+ * The core is stricter than Org about one warning: a `#+begin_src` with no
+ * `#+end_src`. Org reads that block as text and tangles nothing from it, so the
+ * skill would load without its code (a deleted `#+end_src` line once reloaded a
+ * skill without its gate, and said so only as a warning). For the core it is an
+ * error (`forTheCore`); `tangle` and `check` keep Emacs's reading.
  */
 import path from 'node:path'
 import {type Capability, parseCapabilities} from '../check/capabilities.ts'
@@ -17,6 +23,7 @@ import {OriginMap} from '../check/origin-map.ts'
 import {mayViolate} from '../check/suspects.ts'
 import {type Diagnostic, diagnostic, isError} from '../diagnostics.ts'
 import {buildGraph, dependentsOf} from '../graph/document-graph.ts'
+import {unterminatedSkillBlock} from '../messages/skill.ts'
 import {type DependencyEntry, type DocumentMeta, documentMeta} from '../org/document-meta.ts'
 import type {DiskView} from '../tangle/disk.ts'
 import {skillTargetProblems} from '../tangle/run-document.ts'
@@ -56,12 +63,18 @@ export async function skillDocumentOf(plan: DocumentPlan, disk: DiskView): Promi
   const modules = plan.targets.filter((target) => isTypeScript(target.path) && !TEST_FILE.test(target.path)).map((target) => ({path: target.path, code: target.content, lines: target.lines}))
   const capabilities = [...new Set(meta.capabilities.flatMap((line) => parseCapabilities(line.value).granted))]
   const document: SkillDocument = {name, path: plan.path, meta, capabilities, modules, problems: [], blocked: undefined}
-  const errors = plan.diagnostics.filter(isError)
+  const errors = plan.diagnostics.map(forTheCore).filter(isError)
   if (plan.failed || errors.length > 0) return {...document, problems: errors, blocked: 'failed'}
   const refused = skillTargetProblems(plan, disk)
   if (refused.length > 0) return {...document, problems: refused, blocked: 'sandbox-blocked'}
   const violations = await sandboxViolations(document)
   return violations.length > 0 ? {...document, problems: violations, blocked: 'sandbox-blocked'} : document
+}
+
+/** MESSAGE, a problem of a skill document, as the core takes it: an unterminated block is an error there. */
+export function forTheCore(message: Diagnostic): Diagnostic {
+  if (message.ruleId !== 'org/unterminated-block' || !message.file) return message
+  return diagnostic(message.file, unterminatedSkillBlock(message.reason), message.place ?? undefined)
 }
 
 /**
