@@ -64,6 +64,7 @@ export const RULES = {
   'skill/runtime-error': ['error', "a skill's code threw when the core called it (an export, a gate, a trigger) or in one of its callbacks"],
   'skill/out-of-memory': ['error', 'the skills went over their memory allowance while this skill ran: it was stopped'],
   'skill/timeout': ['error', 'a skill did not finish in time (loading, or anything the core or a timer ran of it): it was stopped'],
+  'skill/cpu-budget': ['error', "a skill's code took more of the skill host than its CPU budget: it was stopped"],
   'skill/invalid-definition': ['error', 'a defineSkill call with a definition that is not valid'],
   'skill/name-taken': ['error', "a skill name the document may not register: another document's, or not its own name or under it"],
   'skill/import': ['error', 'a skill imports something a skill cannot: code outside every skill, or a skill that is not ready'],
