@@ -10,7 +10,7 @@
  * the new code, while this process, the one a terminal or a service manager
  * knows, stays.
  */
-import {type ChildProcess, spawn} from 'node:child_process'
+import {type ChildProcess, spawn, type StdioOptions} from 'node:child_process'
 import {once} from 'node:events'
 import os from 'node:os'
 import path from 'node:path'
@@ -77,7 +77,9 @@ async function supervise(home: string, coreArgs: string[], context: CommandConte
     for (;;) {
       if (!(await tangleCore(home, context))) return 1
       if (asked) return 0
-      child = spawn(process.execPath, [path.join(home, 'bin', 'launch.mjs'), 'generated/core/commands.ts', ...coreArgs], {cwd: context.cwd, stdio: 'inherit'})
+      // The channel is how the core knows this process is there: it stops when the channel closes.
+      const stdio: StdioOptions = ['inherit', 'inherit', 'inherit', 'ipc']
+      child = spawn(process.execPath, [path.join(home, 'bin', 'launch.mjs'), 'generated/core/commands.ts', ...coreArgs], {cwd: context.cwd, stdio})
       const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null]
       child = undefined
       if (signal && signal === asked) return 0
