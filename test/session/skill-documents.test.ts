@@ -9,6 +9,7 @@ import {describe, expect, it} from 'vitest'
 import {formatDiagnostic} from '../../tools/diagnostics.ts'
 import {ProjectSession} from '../../tools/session/project-session.ts'
 import {skillGraph} from '../../tools/session/skill-documents.ts'
+import {olderThan} from '../support/file-age.ts'
 import {tempProject} from '../support/temp-project.ts'
 
 const project = (files: Record<string, string>) => tempProject(files, 'passepartout-skills-')
@@ -83,7 +84,7 @@ describe('a skill document read by the session', () => {
     const past = new Date(Date.now() - 60_000)
     fs.utimesSync(file, past, past)
     // A file changed (its times set) within the clock tick of now is not trusted to be the one planned.
-    await new Promise((resolve) => setTimeout(resolve, 100))
+    await olderThan(file, 100)
     const session = new ProjectSession({project: dir})
     await session.tangle(session.documents())
     const first = await session.readSkill(file)

@@ -7,6 +7,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {describe, expect, it} from 'vitest'
+import {olderThan} from '../support/file-age.ts'
 import {tempProject} from '../support/temp-project.ts'
 
 const cli = path.resolve(import.meta.dirname, '../../bin/passepartout')
@@ -57,7 +58,7 @@ describe('the tangle cache and a file saved twice in one clock tick', () => {
     await run()
     expect((await run()).documents[0]!.cached, 'a racily clean document is read again').toBe(false)
     fs.utimesSync(doc, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000))
-    await new Promise((resolve) => setTimeout(resolve, 100))
+    await olderThan(doc, 100)
     await run()
     expect((await run()).documents[0]!.cached, 'once the tick has passed the cache answers').toBe(true)
   })

@@ -1,6 +1,6 @@
 /**
  * The Org watcher on a real folder with a real chokidar watcher: settled
- * batches, only Org files, removals.
+ * batches, only Org files, removals, a folder deleted and made again.
  */
 import fs from 'node:fs'
 import os from 'node:os'
@@ -14,23 +14,48 @@ afterEach(async () => {
   watcher = undefined
 })
 
+/** How long a test waits for a batch. */
+const WAIT_MS = 5000
+
+interface WatchedOptions {
+  settleMs?: number
+  pollMs?: number
+  /** Sees each batch as it is delivered, in the watcher's own turn. */
+  onBatch?: (batch: OrgChange[]) => void
+}
+
 /** Watch a fresh folder holding FILES; batches arrive on the returned queue. */
-async function watched(files: Record<string, string>, settleMs = 100) {
+async function watched(files: Record<string, string>, options: WatchedOptions = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-watch-'))
   for (const [file, text] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(dir, file)), {recursive: true})
     fs.writeFileSync(path.join(dir, file), text)
   }
   const batches: OrgChange[][] = []
-  const waiters: (() => void)[] = []
-  watcher = watchOrgFiles([dir], (batch) => {
+  let arrived = () => {}
+  const onChanges = (batch: OrgChange[]) => {
+    options.onBatch?.(batch)
     batches.push(batch)
-    waiters.shift()?.()
-  }, {settleMs})
+    arrived()
+  }
+  watcher = watchOrgFiles([dir], onChanges, {settleMs: options.settleMs ?? 100, pollMs: options.pollMs})
   await watcher.ready
-  const next = () => (batches.length > 0 ? Promise.resolve(batches.shift()!) : new Promise<OrgChange[]>((resolve) => waiters.push(() => resolve(batches.shift()!))))
-  return {dir, next, pending: () => batches.length}
+  /** The next batch, once it comes; WHAT names it when it does not. */
+  const next = (what = 'a batch') =>
+    new Promise<OrgChange[]>((resolve, reject) => {
+      const late = setTimeout(() => reject(new Error(`${what}: nothing within ${WAIT_MS} ms`)), WAIT_MS)
+      arrived = () => {
+        if (batches.length === 0) return
+        clearTimeout(late)
+        arrived = () => {}
+        resolve(batches.shift()!)
+      }
+      arrived()
+    })
+  return {dir, next}
 }
+
+const changed = (file: string) => ({kind: 'changed', path: file, at: expect.any(Number)})
 
 describe('watchOrgFiles', () => {
   it('delivers one batch for several writes in quick succession, Org files only', async () => {
@@ -47,15 +72,15 @@ describe('watchOrgFiles', () => {
   })
 
   it('reports a change that comes within 50 ms of the last one reported (chokidar\'s own events drop it)', async () => {
-    const {dir, next, pending} = await watched({'a.org': 'a'}, 5)
+    const {dir, next} = await watched({'a.org': 'a'}, {settleMs: 5})
     fs.writeFileSync(path.join(dir, 'a.org'), 'a1')
-    expect(await next()).toEqual([{kind: 'changed', path: path.join(dir, 'a.org'), at: expect.any(Number)}])
+    expect(await next()).toEqual([changed(path.join(dir, 'a.org'))])
     fs.writeFileSync(path.join(dir, 'a.org'), 'a2')
-    const second = await Promise.race([next(), new Promise((resolve) => setTimeout(() => resolve('not reported'), 2000))])
-    expect(second).toEqual([{kind: 'changed', path: path.join(dir, 'a.org'), at: expect.any(Number)}])
-    // Each save once, though both chokidar and the file system's own events report it.
-    await new Promise((resolve) => setTimeout(resolve, 300))
-    expect(pending()).toBe(0)
+    expect(await next('the save within 50 ms')).toEqual([changed(path.join(dir, 'a.org'))])
+    // Each save once, though both chokidar and the file system's own events report it: a later save of another
+    // document comes alone, after whatever reported the first again.
+    fs.writeFileSync(path.join(dir, 'b.org'), 'b')
+    expect(await next('the save of b.org')).toEqual([changed(path.join(dir, 'b.org'))])
   })
 
   it('reports new files, new folders and removals', async () => {
@@ -63,9 +88,32 @@ describe('watchOrgFiles', () => {
     fs.rmSync(path.join(dir, 'a.org'))
     expect(await next()).toEqual([{kind: 'removed', path: path.join(dir, 'a.org'), at: expect.any(Number)}])
     fs.mkdirSync(path.join(dir, 'skills'))
-    await new Promise((resolve) => setTimeout(resolve, 200))
     fs.writeFileSync(path.join(dir, 'skills/new.org'), 'new')
-    expect(await next()).toEqual([{kind: 'changed', path: path.join(dir, 'skills/new.org'), at: expect.any(Number)}])
+    expect(await next('the new file in the new folder')).toEqual([changed(path.join(dir, 'skills/new.org'))])
+  })
+
+  it('watches its folder again when it is deleted and made again, at once or later: no save is missed', async () => {
+    // A save made in the folder in the turn its first document back is reported.
+    let first = ''
+    let saving = ''
+    const onBatch = (batch: OrgChange[]) => {
+      if (batch.some((change) => change.kind === 'changed' && change.path === first)) fs.writeFileSync(saving, 'saved')
+    }
+    const {dir, next} = await watched({'a.org': 'a'}, {settleMs: 0, pollMs: 10, onBatch})
+    first = path.join(dir, 'first.org')
+    for (const round of ['at once', 'once its removal was reported']) {
+      saving = path.join(dir, `saved ${round}.org`)
+      fs.rmSync(dir, {recursive: true})
+      if (round !== 'at once') {
+        expect(await next(`the removal (${round})`)).toContainEqual(expect.objectContaining({kind: 'removed'}))
+      }
+      fs.mkdirSync(dir)
+      fs.writeFileSync(first, round)
+      const back: OrgChange[] = []
+      while (!back.some((change) => change.path === saving)) back.push(...(await next(`the save in it (${round})`)))
+      const changes = back.filter((change) => change.kind === 'changed').map((change) => path.basename(change.path))
+      expect(changes.sort()).toEqual(['first.org', `saved ${round}.org`])
+    }
   })
 
   it('does not look into node_modules, generated/ or .passepartout/, nor at editors\' own files', async () => {

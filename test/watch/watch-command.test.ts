@@ -12,50 +12,69 @@ import {expect, it} from 'vitest'
 const cli = path.resolve(import.meta.dirname, '../../bin/passepartout')
 const block = (target: string, body: string) => `#+begin_src typescript :tangle ${target}\n${body}\n#+end_src\n`
 
+/** `passepartout watch` started in DIR: its output, a wait for a condition (given up once it exits), its exit. */
+function watching(dir: string) {
+  const child = spawn(cli, ['watch', '--no-frames'], {cwd: dir})
+  const output = {stdout: '', stderr: ''}
+  let code: number | null | undefined
+  child.stdout.on('data', (data) => (output.stdout += data))
+  child.stderr.on('data', (data) => (output.stderr += data))
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (status) => resolve((code = status))))
+  const said = () => `stdout:\n${output.stdout}\nstderr:\n${output.stderr}`
+  const until = async (condition: () => boolean, what: string) => {
+    for (let waited = 0; !condition(); waited += 20) {
+      if (code !== undefined) throw new Error(`the watcher exited (${code}) before ${what}; ${said()}`)
+      if (waited > 15_000) throw new Error(`${what}: nothing within 15 s; ${said()}`)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+  }
+  /** Stop it with SIGTERM; its exit status. */
+  const stop = async () => {
+    child.kill('SIGTERM')
+    let late: NodeJS.Timeout | undefined
+    const deadline = new Promise<never>((_, reject) => {
+      late = setTimeout(() => reject(new Error(`its exit on SIGTERM: nothing within 10 s; ${said()}`)), 10_000)
+    })
+    return Promise.race([exit, deadline]).finally(() => clearTimeout(late))
+  }
+  return {output, until, stop}
+}
+
 it('tangles and checks each saved change, and keeps the last good output of a broken document', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-watch-cli-'))
   fs.mkdirSync(path.join(dir, 'org'))
   fs.writeFileSync(path.join(dir, 'package.json'), '{}')
   fs.writeFileSync(path.join(dir, 'org/doc.org'), block('doc.ts', 'one'))
-  const child = spawn(cli, ['watch', '--no-frames'], {cwd: dir})
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (data) => (stdout += data))
-  child.stderr.on('data', (data) => (stderr += data))
-  const until = async (condition: () => boolean) => {
-    for (let waited = 0; !condition(); waited += 20) {
-      if (waited > 15_000) throw new Error(`timed out; stdout:\n${stdout}\nstderr:\n${stderr}`)
-      await new Promise((resolve) => setTimeout(resolve, 20))
-    }
-  }
+  const {output, until, stop} = watching(dir)
   const read = (file: string) => fs.readFileSync(path.join(dir, 'org', file), 'utf8')
+  let status: number | null
   try {
-    await until(() => stdout.includes('watching org for changes'))
-    expect(stdout).toMatch(/^tangled 1 block from 1 document into 1 file/m)
+    await until(() => output.stdout.includes('watching org for changes'), 'its first check')
+    expect(output.stdout).toMatch(/^tangled 1 block from 1 document into 1 file/m)
     expect(read('doc.ts')).toBe('one\n')
 
     fs.writeFileSync(path.join(dir, 'org/doc.org'), block('doc.ts', 'two'))
-    await until(() => fs.readFileSync(path.join(dir, 'org/doc.ts'), 'utf8') === 'two\n')
-    await until(() => stdout.includes('org/doc.org changed'))
+    await until(() => read('doc.ts') === 'two\n', 'org/doc.ts tangled again')
+    await until(() => output.stdout.includes('org/doc.org changed'), 'the save reported')
 
     fs.writeFileSync(path.join(dir, 'org/doc.org'), block('missing/doc.ts', 'three'))
-    await until(() => stderr.includes('[tangle/missing-directory]'))
-    expect(stderr).toMatch(/^org\/doc\.org:1:1: error: /m)
+    await until(() => output.stderr.includes('[tangle/missing-directory]'), 'the error of the broken save')
+    expect(output.stderr).toMatch(/^org\/doc\.org:1:1: error: /m)
     expect(read('doc.ts')).toBe('two\n')
 
     fs.writeFileSync(path.join(dir, 'org/new.org'), block('new.ts', 'new'))
-    await until(() => fs.existsSync(path.join(dir, 'org/new.ts')))
+    await until(() => fs.existsSync(path.join(dir, 'org/new.ts')), 'the new document tangled')
     expect(read('new.ts')).toBe('new\n')
 
     // What check prints, type errors included, at the Org line.
     fs.writeFileSync(path.join(dir, 'org/typed.org'), block('typed.ts', "export const n: number = 'not a number'"))
-    await until(() => stderr.includes('org/typed.org'))
-    expect(stderr).toMatch(/^org\/typed\.org:2:14: error TS2322: Type 'string' is not assignable to type 'number'\. \[ts\]$/m)
-    expect(stdout).toMatch(/^checked \d+ TypeScript files?: \d+ errors?, \d+ warnings? in \d+ ms$/m)
+    await until(() => output.stderr.includes('org/typed.org'), 'the type error')
+    const typeError = "org/typed.org:2:14: error TS2322: Type 'string' is not assignable to type 'number'. [ts]"
+    expect(output.stderr.split('\n')).toContain(typeError)
+    expect(output.stdout).toMatch(/^checked \d+ TypeScript files?: \d+ errors?, \d+ warnings? in \d+ ms$/m)
   } finally {
-    child.kill('SIGTERM')
+    status = await stop()
   }
-  const status = await new Promise((resolve) => child.on('exit', (code) => resolve(code)))
   expect(status).toBe(0)
 }, 30_000)
 
@@ -64,36 +83,28 @@ it('survives a save it cannot write, waits for its folder when the folder is del
   fs.mkdirSync(path.join(dir, 'org'))
   fs.writeFileSync(path.join(dir, 'package.json'), '{}')
   fs.writeFileSync(path.join(dir, 'org/doc.org'), block('doc.ts', 'one'))
-  const child = spawn(cli, ['watch', '--no-frames'], {cwd: dir})
-  let stdout = ''
-  let stderr = ''
-  let exited = false
-  child.stdout.on('data', (data) => (stdout += data))
-  child.stderr.on('data', (data) => (stderr += data))
-  child.on('exit', () => (exited = true))
-  const until = async (condition: () => boolean) => {
-    for (let waited = 0; !condition(); waited += 20) {
-      if (waited > 15_000) throw new Error(`timed out; stdout:\n${stdout}`)
-      await new Promise((resolve) => setTimeout(resolve, 20))
-    }
-  }
+  const {output, until, stop} = watching(dir)
+  /** Whether FILE under org/ holds TEXT (it may not be there yet). */
+  const tangled = (file: string, text: string) => () =>
+    fs.existsSync(path.join(dir, 'org', file)) && fs.readFileSync(path.join(dir, 'org', file), 'utf8') === text
+  let status: number | null
   try {
-    await until(() => stdout.includes('watching org for changes'))
+    await until(() => output.stdout.includes('watching org for changes'), 'its first check')
     // A save no file can be written for is an error at its block, not the end of the watcher.
     fs.writeFileSync(path.join(dir, 'org/long.org'), block(`${'n'.repeat(300)}.ts`, 'x'))
-    await until(() => stderr.includes('[io/write]'))
-    expect(stderr).toMatch(/^org\/long\.org:1:1: error: /m)
+    await until(() => output.stderr.includes('[io/write]'), 'the error of the save it cannot write')
+    expect(output.stderr).toMatch(/^org\/long\.org:1:1: error: /m)
+    // The folder goes: its documents' removal is reported, and the watcher waits for it (a wait that ends when
+    // the watcher exits).
     fs.rmSync(path.join(dir, 'org'), {recursive: true})
-    await new Promise((resolve) => setTimeout(resolve, 1000))
-    expect(exited).toBe(false)
+    await until(() => output.stdout.includes('org/doc.org removed'), 'the removal of the folder reported')
     fs.mkdirSync(path.join(dir, 'org'))
     fs.writeFileSync(path.join(dir, 'org/back.org'), block('back.ts', 'back'))
-    await until(() => fs.existsSync(path.join(dir, 'org/back.ts')))
+    await until(tangled('back.ts', 'back\n'), 'the document of the folder made again tangled')
     fs.writeFileSync(path.join(dir, 'org/back.org'), block('back.ts', 'again'))
-    await until(() => fs.readFileSync(path.join(dir, 'org/back.ts'), 'utf8') === 'again\n')
+    await until(tangled('back.ts', 'again\n'), 'its next save tangled')
   } finally {
-    child.kill('SIGTERM')
+    status = await stop()
   }
-  const status = await new Promise((resolve) => (exited ? resolve(0) : child.on('exit', (code) => resolve(code))))
   expect(status).toBe(0)
 }, 30_000)

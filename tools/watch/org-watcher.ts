@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import {watch} from 'chokidar'
+import {type FSWatcher, watch} from 'chokidar'
 import {isSkippedEntry, listOrgFiles} from '../project.ts'
 
 export interface OrgChange {
@@ -33,10 +33,6 @@ export interface WatchOptions {
 /** Watch the `.org` files under ROOTS (files or folders); ON_CHANGES gets each settled batch, in path order. */
 export function watchOrgFiles(roots: string[], onChanges: (changes: OrgChange[]) => void, options: WatchOptions = {}): OrgWatcher {
   const settleMs = options.settleMs ?? 50
-  const watcher = watch(roots, {
-    ignoreInitial: true,
-    ignored: (file, stats) => isSkippedEntry(path.basename(file), stats?.isDirectory() ?? false) && !roots.includes(file),
-  })
   let pending = new Map<string, {at: number}>()
   let timer: NodeJS.Timeout | undefined
   // What happened to a file is read from the disk when its batch is delivered: events only say where to look.
@@ -61,40 +57,65 @@ export function watchOrgFiles(roots: string[], onChanges: (changes: OrgChange[])
     pending = new Map()
     if (batch.length > 0) onChanges(batch.sort((a, b) => (a.path < b.path ? -1 : 1)))
   }
-  watcher.on('add', note).on('change', note).on('unlink', note)
-  // chokidar drops a file's change that comes within 50 ms of the last one it reported (its throttle): a save
-  // that quick would wait for someone to look again. The file system's own events, which chokidar passes on
-  // as `raw`, are not throttled; they are noted too, and the settling makes one change of both.
-  watcher.on('raw', (_event, name, details) => {
-    const file = rawEventPath(name, (details as {watchedPath?: string}).watchedPath)
-    if (file && !isSkippedEntry(path.basename(file), false)) note(file)
-  })
-  watcher.on('error', (error) => options.onError?.(error as Error))
-  // A watched folder that is deleted (a checkout, `rm -r org`) is waited for: chokidar does not watch a
-  // root again once it is gone, so its return is polled, and everything in it counts as changed.
+  // One chokidar watcher for each root, so that a root deleted and back is watched afresh, and its watcher says
+  // when it is in place (chokidar says `ready` once only: a path added to a watcher that is ready never does).
+  const watchers = new Map<string, FSWatcher>()
   const waiting = new Map<string, NodeJS.Timeout>()
-  watcher.on('unlinkDir', (folder) => {
-    const root = path.resolve(folder)
-    if (!roots.includes(root) || waiting.has(root)) return
-    waiting.set(
-      root,
-      setInterval(() => {
-        if (!fs.existsSync(root)) return
-        clearInterval(waiting.get(root))
-        waiting.delete(root)
-        watcher.unwatch(root)
-        watcher.add(root)
-        for (const file of listOrgFiles(root)) note(file)
-      }, options.pollMs ?? 250),
-    )
-  })
-  const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()))
+  let closed = false
+  const watchRoot = (root: string): Promise<void> => {
+    const isFolder = fs.statSync(root, {throwIfNoEntry: false})?.isDirectory() ?? false
+    const watcher = watch(root, {
+      ignoreInitial: true,
+      ignored: (file, stats) => isSkippedEntry(path.basename(file), stats?.isDirectory() ?? false) && file !== root,
+    })
+    watchers.set(root, watcher)
+    watcher.on('add', note).on('change', note).on('unlink', note)
+    // chokidar drops a file's change that comes within 50 ms of the last one it reported (its throttle): a save
+    // that quick would wait for someone to look again. The file system's own events, which chokidar passes on
+    // as `raw`, are not throttled; they are noted too, and the settling makes one change of both.
+    watcher.on('raw', (event, name, details) => {
+      const watched = (details as {watchedPath?: string}).watchedPath
+      // The folder's own event (deleted, moved): chokidar says nothing when a folder made again at once took its
+      // place before it looked (and the new one may have the old one's inode), and its watch stays on the folder
+      // that is gone. (A file of the folder's own name in it looks the same: it costs a look at the folder.)
+      if (isFolder && event === 'rename' && watched === root && name === path.basename(root)) awaitReturn(root)
+      const file = rawEventPath(name, watched)
+      if (file && !isSkippedEntry(path.basename(file), false)) note(file)
+    })
+    watcher.on('error', (error) => options.onError?.(error as Error))
+    watcher.on('unlinkDir', (gone) => {
+      if (path.resolve(gone) === root) awaitReturn(root)
+    })
+    return new Promise<void>((resolve) => watcher.once('ready', () => resolve()))
+  }
+  // A watched folder that is deleted (a checkout, `rm -r org`) is waited for: chokidar does not watch a root
+  // again once it is gone, so its return is polled, and it gets a watcher of its own again. Once that one is in
+  // place, every document in the folder, and every one reported there before, is looked at: what was saved or
+  // removed before the new watcher could see it is not lost (its own scan reports nothing).
+  const awaitReturn = (root: string) => {
+    if (waiting.has(root)) return
+    const poll = setInterval(async () => {
+      if (!fs.existsSync(root) || closed) return
+      clearInterval(poll)
+      waiting.delete(root)
+      await watchers.get(root)?.close()
+      if (closed) return
+      await watchRoot(root)
+      if (closed) return
+      for (const file of delivered.keys()) if (file.startsWith(`${root}${path.sep}`)) note(file)
+      for (const file of orgFilesIn(root)) note(file)
+    }, options.pollMs ?? 250)
+    waiting.set(root, poll)
+  }
+  const resolved = roots.map((root) => path.resolve(root))
+  const ready = Promise.all(resolved.map(watchRoot)).then(() => {})
   return {
     ready,
     async close() {
+      closed = true
       clearTimeout(timer)
       for (const poll of waiting.values()) clearInterval(poll)
-      await watcher.close()
+      await Promise.all([...watchers.values()].map((watcher) => watcher.close()))
     },
   }
 }
@@ -109,6 +130,15 @@ function rawEventPath(name: string | undefined, watched: string | undefined): st
 }
 
 const MISSING = 'missing'
+
+/** The Org documents under FOLDER, none when it is gone again. */
+function orgFilesIn(folder: string): string[] {
+  try {
+    return listOrgFiles(folder)
+  } catch {
+    return []
+  }
+}
 
 /** What identifies one version of FILE on disk, or that it is missing. */
 export function fileStamp(file: string): string {
