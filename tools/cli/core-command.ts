@@ -35,6 +35,8 @@ export interface CoreFlags {
   once?: boolean
   /** `logs`: follow the log. */
   follow?: boolean
+  /** `logs`: how many of the last lines. */
+  lines?: number | undefined
   /** `run`: a TCP port to listen on too, and its interface. */
   tcp?: string
   host?: string
@@ -42,7 +44,16 @@ export interface CoreFlags {
 
 export async function runCore(command: CoreCommand, args: string[], flags: CoreFlags, context: CommandContext): Promise<number> {
   const home = process.env.PASSEPARTOUT_HOME ?? findProjectRoot(import.meta.dirname)!
-  const options = [...(flags.json ? ['--json'] : []), ...(context.frames ? ['--frames'] : []), ...(flags.watch === false ? ['--no-watch'] : []), ...(flags.once ? ['--once'] : []), ...(flags.follow ? ['--follow'] : []), ...(flags.tcp ? [`--tcp=${flags.tcp}`] : []), ...(flags.host ? [`--host=${flags.host}`] : [])]
+  const options = [
+    ...(flags.json ? ['--json'] : []),
+    ...(context.frames ? ['--frames'] : []),
+    ...(flags.watch === false ? ['--no-watch'] : []),
+    ...(flags.once ? ['--once'] : []),
+    ...(flags.follow ? ['--follow'] : []),
+    ...(flags.lines ? [`--lines=${flags.lines}`] : []),
+    ...(flags.tcp ? [`--tcp=${flags.tcp}`] : []),
+    ...(flags.host ? [`--host=${flags.host}`] : []),
+  ]
   // The arguments travel after `--`: a text to ask may itself start with dashes.
   const coreArgs = [command, ...options, '--', ...args]
   if (command !== 'run') {
