@@ -68,7 +68,7 @@ export const COMMANDS: Record<string, CommandHelp> = {
   run: {arguments: '', summary: "run the project's core until stopped (Ctrl-C): check the project, boot the core, say what it booted and how to talk to it, and apply each saved document (tangled, checked, reloaded); a change to the core's own documents restarts it", options: ['no-watch', 'once', 'tcp', 'host', ...ORG_OUTPUT]},
   send: {arguments: 'TEXT', summary: 'send TEXT to the core that passepartout run keeps running on the project, and print its reply with the gate trace and any approval it waits for', options: ['json', ...ORG_OUTPUT]},
   status: {arguments: '', summary: 'ask the running core for its skill catalog, backends, memory and health', options: ['json', ...ORG_OUTPUT]},
-  approvals: {arguments: '', summary: 'the actions the running core holds for approval: what each would run, which gate asked and why, and until when', options: ['json', ...ORG_OUTPUT]},
+  approvals: {arguments: '', summary: 'the actions the running core holds for approval: what each would run, which gate asked and why, and until when; then those started and not known to have finished', options: ['json', ...ORG_OUTPUT]},
   logs: {arguments: '', summary: "the running core's last log lines, 20 or --lines=N (reloads, backends tried, gates that blocked); with -f, each new one", options: ['follow', 'lines', 'json', ...ORG_OUTPUT]},
   chat: {arguments: '', summary: 'talk with the running core: each line sent, the reply and its gate trace under it, an action held for approval asked about at once; line editing and history on a terminal (Ctrl-D ends)', options: [...ORG_OUTPUT]},
   help: {arguments: '[COMMAND]', summary: 'this help, or the help of COMMAND', options: []},
