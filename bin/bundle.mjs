@@ -41,6 +41,9 @@ export async function ensureBundle(entry, {selfContained = false} = {}) {
     format: 'esm',
     target: 'node20',
     packages: selfContained ? 'bundle' : 'external',
+    // Packages are found from node_modules as its path is written, as Node finds them (bin/passepartout): a
+    // package bundled in finds its dependencies when node_modules is a link to a folder of another name.
+    preserveSymlinks: true,
     // The toolchain's public module, as the core imports it, is this repository's TypeScript: bundled, not a package.
     alias: {'passepartout/toolchain': './tools/toolchain.ts'},
     // A self-contained bundle is mostly packages: its map goes beside it (Node parses an inline map at load: 100 ms).

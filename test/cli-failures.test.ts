@@ -288,3 +288,67 @@ describe('the tangle cache works for every user', () => {
     expect(tangleLoose().status).toBe(0)
   })
 })
+
+describe('an installation whose packages are elsewhere, or missing', () => {
+  const home = path.resolve(import.meta.dirname, '..')
+
+  /** A copy of this installation (its documents, tools and bin/) whose node_modules is what MODULES makes of a folder. */
+  function installation(modules: (copy: string) => void): string {
+    const copy = fs.mkdtempSync(path.join(fs.realpathSync(os.tmpdir()), 'passepartout-home-'))
+    for (const entry of ['org', 'bin', 'tools', 'package.json', 'tsconfig.json']) {
+      fs.cpSync(path.join(home, entry), path.join(copy, entry), {recursive: true})
+    }
+    modules(copy)
+    return copy
+  }
+
+  /** The packages of this installation in FOLDER, as files of their own there (hard links: no copy of 156 MB). */
+  function packagesIn(folder: string, skip: string[] = []): void {
+    const linked = (source: string, target: string) => {
+      const stats = fs.lstatSync(source)
+      if (stats.isSymbolicLink()) fs.symlinkSync(fs.readlinkSync(source), target)
+      else if (!stats.isDirectory()) fs.linkSync(source, target)
+      else {
+        fs.mkdirSync(target)
+        for (const entry of fs.readdirSync(source)) linked(path.join(source, entry), path.join(target, entry))
+      }
+    }
+    const modules = path.join(home, 'node_modules')
+    fs.mkdirSync(folder, {recursive: true})
+    for (const entry of fs.readdirSync(modules)) {
+      if (entry !== '.cache' && !skip.includes(entry)) linked(path.join(modules, entry), path.join(folder, entry))
+    }
+  }
+
+  it('runs when node_modules is a link to a folder of another name: packages are found from the link', () => {
+    const copy = installation((copy) => {
+      const elsewhere = path.join(fs.mkdtempSync(path.join(fs.realpathSync(os.tmpdir()), 'passepartout-odd-')), 'deps')
+      packagesIn(elsewhere)
+      fs.symlinkSync(elsewhere, path.join(copy, 'node_modules'))
+    })
+    const dir = folder({'package.json': '{}'})
+    const env = {...process.env, MANDATORY_SKILLS: '', PASSEPARTOUT_HOME: undefined}
+    const once = spawnSync(path.join(copy, 'bin/passepartout'), ['run', '--once'], {cwd: dir, encoding: 'utf8', env, timeout: 120_000})
+    expect(once.stderr).not.toMatch(/Cannot find|^\s+at /m)
+    expect(once.status, once.stderr).toBe(0)
+    expect(once.stdout).toMatch(/^ask "hello from passepartout run" \(offline backend\):\n/m)
+    expect(once.stdout).toMatch(/^ {2}action: cli message /m)
+  }, 180_000)
+
+  it('says in one line what to run when a package is missing, or cannot be loaded', () => {
+    const without = installation((copy) => packagesIn(path.join(copy, 'node_modules'), ['vfile-message']))
+    const dir = folder({'org/a.org': block('../a.ts')})
+    const missing = spawnSync(path.join(without, 'bin/passepartout'), ['tangle'], {cwd: dir, encoding: 'utf8'})
+    const setup = `run \`make setup\` (npm ci) in ${without}`
+    expect(missing.stderr).toBe(`passepartout: the dependencies are not installed (there is no node_modules/vfile-message); ${setup}\n`)
+    expect(missing.status).toBe(2)
+    // Its package.json is there, its code is not.
+    fs.mkdirSync(path.join(without, 'node_modules/vfile-message'))
+    const manifest = {name: 'vfile-message', type: 'module', exports: './lib/index.js'}
+    fs.writeFileSync(path.join(without, 'node_modules/vfile-message/package.json'), JSON.stringify(manifest))
+    const broken = spawnSync(path.join(without, 'bin/passepartout'), ['tangle'], {cwd: dir, encoding: 'utf8'})
+    expect(broken.stderr).toMatch(/^passepartout: a dependency cannot be found: Cannot find module '.*vfile-message.*'.*; run `make setup`/)
+    expect(broken.stderr.trimEnd().split('\n')).toHaveLength(1)
+    expect(broken.status).toBe(2)
+  })
+})

@@ -95,7 +95,8 @@ async function supervise(home: string, coreArgs: string[], context: CommandConte
       if (asked) return 0
       // The channel is how the core knows this process is there: it stops when the channel closes.
       const stdio: StdioOptions = ['inherit', 'inherit', 'inherit', 'ipc']
-      child = spawn(process.execPath, [path.join(home, 'bin', 'launch.mjs'), 'generated/core/commands.ts', ...args], {cwd: context.cwd, stdio})
+      const entry = [path.join(home, 'bin', 'launch.mjs'), 'generated/core/commands.ts']
+      child = spawn(process.execPath, [...LINKS, ...entry, ...args], {cwd: context.cwd, stdio})
       child.on('message', (message) => {
         const port = listeningPort(message)
         if (port !== undefined) args = args.map((arg) => (arg.startsWith('--tcp=') ? `--tcp=${port}` : arg))
@@ -118,6 +119,9 @@ async function supervise(home: string, coreArgs: string[], context: CommandConte
     process.off('SIGHUP', onHangUp)
   }
 }
+
+/** The core finds its packages as this process does: from node_modules as written, when bin/passepartout says so. */
+const LINKS = process.execArgv.includes('--preserve-symlinks') ? ['--preserve-symlinks'] : []
 
 /** The TCP port a core says it listens on (`{type: 'listening', tcpPort}` over the channel), if MESSAGE says one. */
 function listeningPort(message: unknown): number | undefined {
