@@ -292,7 +292,7 @@ describe('the tangle cache works for every user', () => {
 describe('an installation whose packages are elsewhere, or missing', () => {
   const home = path.resolve(import.meta.dirname, '..')
 
-  /** A copy of this installation (its documents, tools and bin/) whose node_modules is what MODULES makes of a folder. */
+  /** A copy of this installation (its documents, tools and bin/) whose node_modules MODULES makes. */
   function installation(modules: (copy: string) => void): string {
     const copy = fs.mkdtempSync(path.join(fs.realpathSync(os.tmpdir()), 'passepartout-home-'))
     for (const entry of ['org', 'bin', 'tools', 'package.json', 'tsconfig.json']) {
@@ -328,7 +328,8 @@ describe('an installation whose packages are elsewhere, or missing', () => {
     })
     const dir = folder({'package.json': '{}'})
     const env = {...process.env, MANDATORY_SKILLS: '', PASSEPARTOUT_HOME: undefined}
-    const once = spawnSync(path.join(copy, 'bin/passepartout'), ['run', '--once'], {cwd: dir, encoding: 'utf8', env, timeout: 120_000})
+    const options = {cwd: dir, encoding: 'utf8', env, timeout: 120_000} as const
+    const once = spawnSync(path.join(copy, 'bin/passepartout'), ['run', '--once'], options)
     expect(once.stderr).not.toMatch(/Cannot find|^\s+at /m)
     expect(once.status, once.stderr).toBe(0)
     expect(once.stdout).toMatch(/^ask "hello from passepartout run" \(offline backend\):\n/m)
@@ -340,14 +341,16 @@ describe('an installation whose packages are elsewhere, or missing', () => {
     const dir = folder({'org/a.org': block('../a.ts')})
     const missing = spawnSync(path.join(without, 'bin/passepartout'), ['tangle'], {cwd: dir, encoding: 'utf8'})
     const setup = `run \`make setup\` (npm ci) in ${without}`
-    expect(missing.stderr).toBe(`passepartout: the dependencies are not installed (there is no node_modules/vfile-message); ${setup}\n`)
+    const absent = 'the dependencies are not installed (there is no node_modules/vfile-message)'
+    expect(missing.stderr).toBe(`passepartout: ${absent}; ${setup}\n`)
     expect(missing.status).toBe(2)
     // Its package.json is there, its code is not.
     fs.mkdirSync(path.join(without, 'node_modules/vfile-message'))
     const manifest = {name: 'vfile-message', type: 'module', exports: './lib/index.js'}
     fs.writeFileSync(path.join(without, 'node_modules/vfile-message/package.json'), JSON.stringify(manifest))
     const broken = spawnSync(path.join(without, 'bin/passepartout'), ['tangle'], {cwd: dir, encoding: 'utf8'})
-    expect(broken.stderr).toMatch(/^passepartout: a dependency cannot be found: Cannot find module '.*vfile-message.*'.*; run `make setup`/)
+    const unfound = /^passepartout: a dependency cannot be found: Cannot find module '.*vfile-message.*'.*; run `make/
+    expect(broken.stderr).toMatch(unfound)
     expect(broken.stderr.trimEnd().split('\n')).toHaveLength(1)
     expect(broken.status).toBe(2)
   })

@@ -109,7 +109,9 @@ async function supervise(home: string, coreArgs: string[], context: CommandConte
         process.stdout.write('passepartout: starting the core again on its new code\n')
         continue
       }
-      const ended = signal ? `the core was killed by ${signal}` : code !== 0 && code !== 1 ? `the core ended with status ${code}` : ''
+      // Status 1 is a core that said why itself (another core holds the project, a mandatory skill is not ready).
+      const unusual = code !== 0 && code !== 1 ? `the core ended with status ${code}` : ''
+      const ended = signal ? `the core was killed by ${signal}` : unusual
       if (ended) process.stderr.write(`passepartout: ${paletteFor(process.stderr).error(ended)}\n`)
       return code ?? 128 + (signal ? (os.constants.signals[signal] ?? 0) : 0)
     }

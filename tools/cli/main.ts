@@ -6,7 +6,16 @@ import {parseArgs, type ParseArgsConfig} from 'node:util'
 import fs from 'node:fs'
 import path from 'node:path'
 import {paletteFor, printable} from '../terminal.ts'
-import {type CommandContext, COMMANDS, commandUsage, MAX_LOG_LINES, OPTION_VALUES, type OptionName, USAGE, UsageError} from './usage.ts'
+import {
+  type CommandContext,
+  COMMANDS,
+  commandUsage,
+  MAX_LOG_LINES,
+  OPTION_VALUES,
+  type OptionName,
+  USAGE,
+  UsageError,
+} from './usage.ts'
 
 export async function main(argv: string[], cwd = process.cwd()): Promise<number> {
   quietOnClosedOutput()
@@ -129,10 +138,11 @@ async function runCommand(command: string | undefined, args: string[], values: V
     case 'status':
     case 'approvals':
     case 'logs':
-    case 'chat':
+    case 'chat': {
       if (args.length > 0) throw unexpected(command, args, `${command} asks the core that runs on the project of the working folder`)
-      const lines = logLines(values.lines, command)
-      return (await import('./core-command.ts')).runCore(command, [], {json: values.json, follow: values.follow, lines}, context)
+      const asked = {json: values.json, follow: values.follow, lines: logLines(values.lines, command)}
+      return (await import('./core-command.ts')).runCore(command, [], asked, context)
+    }
     case 'deps':
       return (await import('./deps-command.ts')).runDeps(args, {json: values.json, dot: values.dot}, context)
     case 'run':
@@ -150,12 +160,13 @@ async function runCommand(command: string | undefined, args: string[], values: V
   }
 }
 
-/** How many of the core's last log lines `logs` asks for: 20 unless `--lines=N` (`-n N`) says, at most what the core keeps. */
+/** How many of the core's last log lines `logs` asks for: 20 unless `--lines=N` (`-n N`) says, up to what it keeps. */
 function logLines(value: string | undefined, command: string): number | undefined {
   if (value === undefined) return undefined
   const lines = /^\d+$/.test(value) ? Number(value) : Number.NaN
   if (!(lines >= 1 && lines <= MAX_LOG_LINES)) {
-    throw new UsageError(`--lines takes a number of lines from 1 to ${MAX_LOG_LINES}, not ${JSON.stringify(value)}`, command)
+    const range = `from 1 to ${MAX_LOG_LINES}`
+    throw new UsageError(`--lines takes a number of lines ${range}, not ${JSON.stringify(value)}`, command)
   }
   return lines
 }

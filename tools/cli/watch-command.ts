@@ -46,7 +46,8 @@ export async function runWatch(args: string[], flags: TangleFlags, context: Comm
     roots,
     (changes) => {
       // A file's name is written out: it may hold what a terminal would act on.
-      process.stdout.write(`${printable(changes.map((change) => `${displayPath(change.path, context.cwd)} ${change.kind}`).join(', '))}\n`)
+      const saved = changes.map((change) => `${displayPath(change.path, context.cwd)} ${change.kind}`).join(', ')
+      process.stdout.write(`${printable(saved)}\n`)
       void recheck(changes)
     },
     {onError: (error) => process.stderr.write(`passepartout: watching: ${printable(error.message)}\n`)},
