@@ -36,7 +36,9 @@ const OPTIONS: Record<OptionName, string> = {
   once: 'boot, send one line through the loop with the offline backend, and exit',
   follow: 'logs: print each new line as the core writes it, until interrupted (Ctrl-C); also -f',
   lines: `logs: print the last N lines instead of 20, N from 1 to ${MAX_LOG_LINES} (what the core keeps); also -n N`,
-  tcp: 'listen on TCP port PORT of 127.0.0.1 too (0: a free port, said when it listens); each client presents the token kept in .passepartout/token',
+  tcp:
+    'listen on TCP port PORT of 127.0.0.1 too (0: a free port, said when it listens, and kept when the core ' +
+    'restarts); each client presents the token kept in .passepartout/token',
   host: 'with --tcp: the interface to listen on instead of 127.0.0.1; reachable by others, guarded by the token alone',
   prune: 'remove the files documents no longer write (a renamed :tangle, a removed block or document), when they hold exactly what was tangled',
   'no-cache': 'tangle every document, even those unchanged since the last run (the cache is node_modules/.cache/passepartout)',
