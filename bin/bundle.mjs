@@ -41,6 +41,9 @@ export async function ensureBundle(entry, {selfContained = false} = {}) {
     format: 'esm',
     target: 'node20',
     packages: selfContained ? 'bundle' : 'external',
+    // Packages are found as Node finds them in this process (bin/passepartout): by the path of node_modules as
+    // written when it links to a folder of another name, where a package's dependencies are found only so.
+    preserveSymlinks: process.execArgv.includes('--preserve-symlinks'),
     // The toolchain's public module, as the core imports it, is this repository's TypeScript: bundled, not a package.
     alias: {'passepartout/toolchain': './tools/toolchain.ts'},
     // A self-contained bundle is mostly packages: its map goes beside it (Node parses an inline map at load: 100 ms).

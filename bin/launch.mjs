@@ -30,19 +30,47 @@ export function releaseEarlyStops() {
   process.off('SIGTERM', stopBeforeStart)
 }
 
+/**
+ * Run ENTRY's main(ARGS); its exit status. Dependencies that are not there, or that Node cannot find, are one
+ * line saying what to run, never a stack trace: a package missing from node_modules is said before anything
+ * loads, and a module Node cannot find while the command loads or runs is said as it is found missing.
+ */
 export async function launch(entry, args) {
-  if (!fs.existsSync(path.join(root, 'node_modules', 'esbuild'))) {
-    process.stderr.write(`passepartout: dependencies are not installed; run \`make setup\` (npm ci) in ${root}\n`)
-    return 2
-  }
+  const missing = missingDependency()
+  if (missing) return cannotLoad(`the dependencies are not installed (there is no node_modules/${missing})`)
   process.setSourceMapsEnabled(true)
   // Bundled code cannot find the repository from its own location: tell it.
   process.env.PASSEPARTOUT_HOME = root
-  const {build, main} = await ensureBundle(path.resolve(root, entry))
-  // Caches of results are valid for one build of the tools only.
-  process.env.PASSEPARTOUT_BUILD = build
-  const module = await import(pathToFileURL(main).href)
-  return (await module.main(args)) ?? 0
+  try {
+    const {build, main} = await ensureBundle(path.resolve(root, entry))
+    // Caches of results are valid for one build of the tools only.
+    process.env.PASSEPARTOUT_BUILD = build
+    const module = await import(pathToFileURL(main).href)
+    return (await module.main(args)) ?? 0
+  } catch (error) {
+    if (!['MODULE_NOT_FOUND', 'ERR_MODULE_NOT_FOUND'].includes(error?.code)) throw error
+    return cannotLoad(`a dependency cannot be found: ${String(error.message).split('\n')[0]}`)
+  }
+}
+
+/** The first package of package.json's dependencies that node_modules does not hold, if any. */
+function missingDependency() {
+  const {dependencies = {}} = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'))
+  return Object.keys(dependencies).find((name) => !fs.existsSync(path.join(root, 'node_modules', name, 'package.json')))
+}
+
+/** Say WHY the dependencies cannot be loaded, and what to run; exit status 2. */
+function cannotLoad(why) {
+  const modules = path.join(root, 'node_modules')
+  const target = fs.existsSync(modules) ? fs.realpathSync(modules) : modules
+  // Without --preserve-symlinks (node bin/launch.mjs), Node looks for a package's dependencies beside the link's
+  // target, and finds them only in a folder named node_modules.
+  const linked = path.basename(target) !== 'node_modules' && !process.execArgv.includes('--preserve-symlinks')
+  const remedy = linked
+    ? `node_modules is a link to ${target}: run bin/passepartout, or node --preserve-symlinks`
+    : `run \`make setup\` (npm ci) in ${root}`
+  process.stderr.write(`passepartout: ${why}; ${remedy}\n`)
+  return 2
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === fs.realpathSync(process.argv[1])) {

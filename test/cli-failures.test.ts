@@ -115,6 +115,11 @@ describe('usage', () => {
     [['run', '--host=::1'], 'run', '--host names the interface of --tcp=PORT: give the port too'],
     [['run', '--tcp=http'], 'run', '--tcp takes a port number, not "http"'],
     [['logs', '--json=yes'], 'logs', '--json takes no value'],
+    [['logs', '-n'], 'logs', '-n needs a value: -n N'],
+    [['logs', '--lines=0'], 'logs', '--lines takes a number of lines from 1 to 1000, not "0"'],
+    [['logs', '-n', '1001'], 'logs', '--lines takes a number of lines from 1 to 1000, not "1001"'],
+    [['logs', '-n', 'all'], 'logs', '--lines takes a number of lines from 1 to 1000, not "all"'],
+    [['status', '-n', '5'], 'status', '-n is not an option of status'],
     [['status', 'now'], 'status', 'unexpected argument "now": status asks the core that runs on the project of the working folder'],
     [['send'], 'send', 'the text to send is missing: passepartout send "what is on my list?"'],
     [['approve', 'a', 'b'], 'approve', 'one approval id is expected (ask and send print it), not 2'],
@@ -281,5 +286,72 @@ describe('the tangle cache works for every user', () => {
     const cached = JSON.parse(fs.readFileSync(path.join(xdg, 'passepartout', files[0]!), 'utf8'))
     expect(Object.keys(cached.documents)).toEqual([fs.realpathSync(path.join(loose, 'a.org'))])
     expect(tangleLoose().status).toBe(0)
+  })
+})
+
+describe('an installation whose packages are elsewhere, or missing', () => {
+  const home = path.resolve(import.meta.dirname, '..')
+
+  /** A copy of this installation (its documents, tools and bin/) whose node_modules MODULES makes. */
+  function installation(modules: (copy: string) => void): string {
+    const copy = fs.mkdtempSync(path.join(fs.realpathSync(os.tmpdir()), 'passepartout-home-'))
+    for (const entry of ['org', 'bin', 'tools', 'package.json', 'tsconfig.json']) {
+      fs.cpSync(path.join(home, entry), path.join(copy, entry), {recursive: true})
+    }
+    modules(copy)
+    return copy
+  }
+
+  /** The packages of this installation in FOLDER, as files of their own there (hard links: no copy of 156 MB). */
+  function packagesIn(folder: string, skip: string[] = []): void {
+    const linked = (source: string, target: string) => {
+      const stats = fs.lstatSync(source)
+      if (stats.isSymbolicLink()) fs.symlinkSync(fs.readlinkSync(source), target)
+      else if (!stats.isDirectory()) fs.linkSync(source, target)
+      else {
+        fs.mkdirSync(target)
+        for (const entry of fs.readdirSync(source)) linked(path.join(source, entry), path.join(target, entry))
+      }
+    }
+    const modules = path.join(home, 'node_modules')
+    fs.mkdirSync(folder, {recursive: true})
+    for (const entry of fs.readdirSync(modules)) {
+      if (entry !== '.cache' && !skip.includes(entry)) linked(path.join(modules, entry), path.join(folder, entry))
+    }
+  }
+
+  it('runs when node_modules is a link to a folder of another name: packages are found from the link', () => {
+    const copy = installation((copy) => {
+      const elsewhere = path.join(fs.mkdtempSync(path.join(fs.realpathSync(os.tmpdir()), 'passepartout-odd-')), 'deps')
+      packagesIn(elsewhere)
+      fs.symlinkSync(elsewhere, path.join(copy, 'node_modules'))
+    })
+    const dir = folder({'package.json': '{}'})
+    const env = {...process.env, MANDATORY_SKILLS: '', PASSEPARTOUT_HOME: undefined}
+    const options = {cwd: dir, encoding: 'utf8', env, timeout: 120_000} as const
+    const once = spawnSync(path.join(copy, 'bin/passepartout'), ['run', '--once'], options)
+    expect(once.stderr).not.toMatch(/Cannot find|^\s+at /m)
+    expect(once.status, once.stderr).toBe(0)
+    expect(once.stdout).toMatch(/^ask "hello from passepartout run" \(offline backend\):\n/m)
+    expect(once.stdout).toMatch(/^ {2}action: cli message /m)
+  }, 180_000)
+
+  it('says in one line what to run when a package is missing, or cannot be loaded', () => {
+    const without = installation((copy) => packagesIn(path.join(copy, 'node_modules'), ['vfile-message']))
+    const dir = folder({'org/a.org': block('../a.ts')})
+    const missing = spawnSync(path.join(without, 'bin/passepartout'), ['tangle'], {cwd: dir, encoding: 'utf8'})
+    const setup = `run \`make setup\` (npm ci) in ${without}`
+    const absent = 'the dependencies are not installed (there is no node_modules/vfile-message)'
+    expect(missing.stderr).toBe(`passepartout: ${absent}; ${setup}\n`)
+    expect(missing.status).toBe(2)
+    // Its package.json is there, its code is not.
+    fs.mkdirSync(path.join(without, 'node_modules/vfile-message'))
+    const manifest = {name: 'vfile-message', type: 'module', exports: './lib/index.js'}
+    fs.writeFileSync(path.join(without, 'node_modules/vfile-message/package.json'), JSON.stringify(manifest))
+    const broken = spawnSync(path.join(without, 'bin/passepartout'), ['tangle'], {cwd: dir, encoding: 'utf8'})
+    const unfound = /^passepartout: a dependency cannot be found: Cannot find module '.*vfile-message.*'.*; run `make/
+    expect(broken.stderr).toMatch(unfound)
+    expect(broken.stderr.trimEnd().split('\n')).toHaveLength(1)
+    expect(broken.status).toBe(2)
   })
 })

@@ -66,6 +66,11 @@ it('tangles and checks each saved change, and keeps the last good output of a br
     await until(() => fs.existsSync(path.join(dir, 'org/new.ts')), 'the new document tangled')
     expect(read('new.ts')).toBe('new\n')
 
+    // A file's name is said as the terminal would not act on it.
+    fs.writeFileSync(path.join(dir, 'org/e\u001b[2Jvil.org'), block('evil.ts', 'evil'))
+    await until(() => output.stdout.includes('org/e\\x1b[2Jvil.org'), 'the name with an escape reported')
+    expect(output.stdout).not.toContain('\u001b')
+
     // What check prints, type errors included, at the Org line.
     fs.writeFileSync(path.join(dir, 'org/typed.org'), block('typed.ts', "export const n: number = 'not a number'"))
     await until(() => output.stderr.includes('org/typed.org'), 'the type error')

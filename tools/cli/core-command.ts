@@ -19,6 +19,7 @@ import {RESTART_EXIT_CODE} from '../core-process.ts'
 import {findProjectRoot, listOrgFiles} from '../project.ts'
 import {TangleCache} from '../tangle/cache.ts'
 import {hasErrors, tangle} from '../tangle/tangle.ts'
+import {paletteFor} from '../terminal.ts'
 import {printDiagnostics} from './output.ts'
 import type {CommandContext} from './usage.ts'
 
@@ -34,6 +35,8 @@ export interface CoreFlags {
   once?: boolean
   /** `logs`: follow the log. */
   follow?: boolean
+  /** `logs`: how many of the last lines. */
+  lines?: number | undefined
   /** `run`: a TCP port to listen on too, and its interface. */
   tcp?: string
   host?: string
@@ -41,7 +44,16 @@ export interface CoreFlags {
 
 export async function runCore(command: CoreCommand, args: string[], flags: CoreFlags, context: CommandContext): Promise<number> {
   const home = process.env.PASSEPARTOUT_HOME ?? findProjectRoot(import.meta.dirname)!
-  const options = [...(flags.json ? ['--json'] : []), ...(context.frames ? ['--frames'] : []), ...(flags.watch === false ? ['--no-watch'] : []), ...(flags.once ? ['--once'] : []), ...(flags.follow ? ['--follow'] : []), ...(flags.tcp ? [`--tcp=${flags.tcp}`] : []), ...(flags.host ? [`--host=${flags.host}`] : [])]
+  const options = [
+    ...(flags.json ? ['--json'] : []),
+    ...(context.frames ? ['--frames'] : []),
+    ...(flags.watch === false ? ['--no-watch'] : []),
+    ...(flags.once ? ['--once'] : []),
+    ...(flags.follow ? ['--follow'] : []),
+    ...(flags.lines ? [`--lines=${flags.lines}`] : []),
+    ...(flags.tcp ? [`--tcp=${flags.tcp}`] : []),
+    ...(flags.host ? [`--host=${flags.host}`] : []),
+  ]
   // The arguments travel after `--`: a text to ask may itself start with dashes.
   const coreArgs = [command, ...options, '--', ...args]
   if (command !== 'run') {
@@ -56,7 +68,10 @@ export async function runCore(command: CoreCommand, args: string[], flags: CoreF
  * Run the core in a child process until it exits other than to be started again. A SIGINT or SIGTERM this
  * process gets goes to the core, which stops once it has saved its memory; one that comes while no core runs
  * (between a restart's exit and the next start) ends the loop. A core that dies of the very signal passed on
- * to it (it was still starting) stopped as asked.
+ * to it (it was still starting) stopped as asked; one that ended otherwise (killed, or an unusual status) is
+ * said to have, on stderr: the terminal must not just return to its prompt. A core started again listens on
+ * the TCP port the first one took, said over the channel: `--tcp=0` means a free port once, not a new one at
+ * each restart.
  */
 async function supervise(home: string, coreArgs: string[], context: CommandContext): Promise<number> {
   // The same module bin/passepartout loaded (one URL, one instance): it holds the stops asked until now.
@@ -73,25 +88,47 @@ async function supervise(home: string, coreArgs: string[], context: CommandConte
   process.on('SIGTERM', forward)
   process.on('SIGHUP', onHangUp)
   releaseEarlyStops()
+  let args = coreArgs
   try {
     for (;;) {
       if (!(await tangleCore(home, context))) return 1
       if (asked) return 0
       // The channel is how the core knows this process is there: it stops when the channel closes.
       const stdio: StdioOptions = ['inherit', 'inherit', 'inherit', 'ipc']
-      child = spawn(process.execPath, [path.join(home, 'bin', 'launch.mjs'), 'generated/core/commands.ts', ...coreArgs], {cwd: context.cwd, stdio})
+      const entry = [path.join(home, 'bin', 'launch.mjs'), 'generated/core/commands.ts']
+      child = spawn(process.execPath, [...LINKS, ...entry, ...args], {cwd: context.cwd, stdio})
+      child.on('message', (message) => {
+        const port = listeningPort(message)
+        if (port !== undefined) args = args.map((arg) => (arg.startsWith('--tcp=') ? `--tcp=${port}` : arg))
+      })
       const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null]
       child = undefined
       if (signal && signal === asked) return 0
-      if (code !== RESTART_EXIT_CODE) return code ?? 128 + (signal ? (os.constants.signals[signal] ?? 0) : 0)
-      if (asked) return 0
-      process.stdout.write('passepartout: starting the core again on its new code\n')
+      if (code === RESTART_EXIT_CODE) {
+        if (asked) return 0
+        process.stdout.write('passepartout: starting the core again on its new code\n')
+        continue
+      }
+      // Status 1 is a core that said why itself (another core holds the project, a mandatory skill is not ready).
+      const unusual = code !== 0 && code !== 1 ? `the core ended with status ${code}` : ''
+      const ended = signal ? `the core was killed by ${signal}` : unusual
+      if (ended) process.stderr.write(`passepartout: ${paletteFor(process.stderr).error(ended)}\n`)
+      return code ?? 128 + (signal ? (os.constants.signals[signal] ?? 0) : 0)
     }
   } finally {
     process.off('SIGINT', forward)
     process.off('SIGTERM', forward)
     process.off('SIGHUP', onHangUp)
   }
+}
+
+/** The core finds its packages as this process does: from node_modules as written, when bin/passepartout says so. */
+const LINKS = process.execArgv.includes('--preserve-symlinks') ? ['--preserve-symlinks'] : []
+
+/** The TCP port a core says it listens on (`{type: 'listening', tcpPort}` over the channel), if MESSAGE says one. */
+function listeningPort(message: unknown): number | undefined {
+  const {type, tcpPort} = (message ?? {}) as {type?: unknown; tcpPort?: unknown}
+  return type === 'listening' && Number.isInteger(tcpPort) ? (tcpPort as number) : undefined
 }
 
 /** Tangle the core's documents; false, with the errors printed, when they do not tangle. */

@@ -6,7 +6,16 @@ import {parseArgs, type ParseArgsConfig} from 'node:util'
 import fs from 'node:fs'
 import path from 'node:path'
 import {paletteFor, printable} from '../terminal.ts'
-import {type CommandContext, COMMANDS, commandUsage, OPTION_VALUES, type OptionName, USAGE, UsageError} from './usage.ts'
+import {
+  type CommandContext,
+  COMMANDS,
+  commandUsage,
+  MAX_LOG_LINES,
+  OPTION_VALUES,
+  type OptionName,
+  USAGE,
+  UsageError,
+} from './usage.ts'
 
 export async function main(argv: string[], cwd = process.cwd()): Promise<number> {
   quietOnClosedOutput()
@@ -33,6 +42,7 @@ const OPTIONS = {
   'no-watch': {type: 'boolean', default: false},
   once: {type: 'boolean', default: false},
   follow: {type: 'boolean', short: 'f', default: false},
+  lines: {type: 'string', short: 'n'},
   tcp: {type: 'string'},
   host: {type: 'string'},
   frames: {type: 'boolean'},
@@ -92,7 +102,9 @@ function checkOption(token: OptionToken, command: string | undefined): void {
     // `--tcp --no-watch`: parseArgs takes the next option for the value.
     const missing = token.value === undefined || (!token.inlineValue && token.value.startsWith('-'))
     const value = OPTION_VALUES[name as OptionName] ?? 'VALUE'
-    if (missing) throw new UsageError(`${option} needs a value: ${option}=${value}`, command)
+    // As it is written: `--tcp=PORT`, `-n N`.
+    const example = option.startsWith('--') ? `${option}=${value}` : `${option} ${value}`
+    if (missing) throw new UsageError(`${option} needs a value: ${example}`, command)
   } else if (token.value !== undefined) throw new UsageError(`${option} takes no value`, command)
   const taken = !command || name === 'help' || name === 'version' || (COMMANDS[command]!.options as string[]).includes(name)
   if (!taken) throw new UsageError(`${option} is not an option of ${command}`, command)
@@ -126,9 +138,11 @@ async function runCommand(command: string | undefined, args: string[], values: V
     case 'status':
     case 'approvals':
     case 'logs':
-    case 'chat':
+    case 'chat': {
       if (args.length > 0) throw unexpected(command, args, `${command} asks the core that runs on the project of the working folder`)
-      return (await import('./core-command.ts')).runCore(command, [], {json: values.json, follow: values.follow}, context)
+      const asked = {json: values.json, follow: values.follow, lines: logLines(values.lines, command)}
+      return (await import('./core-command.ts')).runCore(command, [], asked, context)
+    }
     case 'deps':
       return (await import('./deps-command.ts')).runDeps(args, {json: values.json, dot: values.dot}, context)
     case 'run':
@@ -144,6 +158,17 @@ async function runCommand(command: string | undefined, args: string[], values: V
     default:
       throw new UsageError(`unknown command '${command}'`)
   }
+}
+
+/** How many of the core's last log lines `logs` asks for: 20 unless `--lines=N` (`-n N`) says, up to what it keeps. */
+function logLines(value: string | undefined, command: string): number | undefined {
+  if (value === undefined) return undefined
+  const lines = /^\d+$/.test(value) ? Number(value) : Number.NaN
+  if (!(lines >= 1 && lines <= MAX_LOG_LINES)) {
+    const range = `from 1 to ${MAX_LOG_LINES}`
+    throw new UsageError(`--lines takes a number of lines ${range}, not ${JSON.stringify(value)}`, command)
+  }
+  return lines
 }
 
 /** The usage error of `ask` or `send` without a text. */

@@ -20,7 +20,12 @@ export interface CommandContext {
   frames: boolean
 }
 
-export type OptionName = 'dry-run' | 'json' | 'dot' | 'allow-outside' | 'no-cache' | 'prune' | 'no-watch' | 'once' | 'follow' | 'tcp' | 'host' | 'frames' | 'no-frames'
+export type OptionName =
+  | 'dry-run' | 'json' | 'dot' | 'allow-outside' | 'no-cache' | 'prune' | 'no-watch' | 'once' | 'follow' | 'lines'
+  | 'tcp' | 'host' | 'frames' | 'no-frames'
+
+/** The most log lines `logs --lines` asks for: as many as the running core keeps (core.org's log book). */
+export const MAX_LOG_LINES = 1000
 
 const OPTIONS: Record<OptionName, string> = {
   'dry-run': 'show what would be written, write nothing',
@@ -30,7 +35,10 @@ const OPTIONS: Record<OptionName, string> = {
   'no-watch': 'run without watching the documents',
   once: 'boot, send one line through the loop with the offline backend, and exit',
   follow: 'logs: print each new line as the core writes it, until interrupted (Ctrl-C); also -f',
-  tcp: 'listen on TCP port PORT of 127.0.0.1 too (0: a free port, said when it listens); each client presents the token kept in .passepartout/token',
+  lines: `logs: print the last N lines instead of 20, N from 1 to ${MAX_LOG_LINES} (what the core keeps); also -n N`,
+  tcp:
+    'listen on TCP port PORT of 127.0.0.1 too (0: a free port, said when it listens, and kept when the core ' +
+    'restarts); each client presents the token kept in .passepartout/token',
   host: 'with --tcp: the interface to listen on instead of 127.0.0.1; reachable by others, guarded by the token alone',
   prune: 'remove the files documents no longer write (a renamed :tangle, a removed block or document), when they hold exactly what was tangled',
   'no-cache': 'tangle every document, even those unchanged since the last run (the cache is node_modules/.cache/passepartout)',
@@ -39,7 +47,12 @@ const OPTIONS: Record<OptionName, string> = {
 }
 
 /** What the options that take a value are given (`--tcp=PORT`), in their help and in the error when it is missing. */
-export const OPTION_VALUES: Partial<Record<OptionName, string>> = {'allow-outside': 'DIR', tcp: 'PORT', host: 'ADDRESS'}
+export const OPTION_VALUES: Partial<Record<OptionName, string>> = {
+  'allow-outside': 'DIR',
+  tcp: 'PORT',
+  host: 'ADDRESS',
+  lines: 'N',
+}
 
 const ORG_OUTPUT: OptionName[] = ['frames', 'no-frames']
 
@@ -62,8 +75,20 @@ export const COMMANDS: Record<string, CommandHelp> = {
   run: {arguments: '', summary: "run the project's core until stopped (Ctrl-C): check the project, boot the core, say what it booted and how to talk to it, and apply each saved document (tangled, checked, reloaded); a change to the core's own documents restarts it", options: ['no-watch', 'once', 'tcp', 'host', ...ORG_OUTPUT]},
   send: {arguments: 'TEXT', summary: 'send TEXT to the core that passepartout run keeps running on the project, and print its reply with the gate trace and any approval it waits for', options: ['json', ...ORG_OUTPUT]},
   status: {arguments: '', summary: 'ask the running core for its skill catalog, backends, memory and health', options: ['json', ...ORG_OUTPUT]},
-  approvals: {arguments: '', summary: 'the actions the running core holds for approval: what each would run, which gate asked and why, and until when', options: ['json', ...ORG_OUTPUT]},
-  logs: {arguments: '', summary: "the running core's last 20 log lines (reloads, backends tried, gates that blocked); with -f, each new one", options: ['follow', 'json', ...ORG_OUTPUT]},
+  approvals: {
+    arguments: '',
+    summary:
+      'the actions the running core holds for approval: what each would run, which gate asked and why, and until ' +
+      'when; then those started and not known to have finished',
+    options: ['json', ...ORG_OUTPUT],
+  },
+  logs: {
+    arguments: '',
+    summary:
+      "the running core's last log lines, 20 or --lines=N (reloads, backends tried, gates that blocked); " +
+      'with -f, each new one',
+    options: ['follow', 'lines', 'json', ...ORG_OUTPUT],
+  },
   chat: {arguments: '', summary: 'talk with the running core: each line sent, the reply and its gate trace under it, an action held for approval asked about at once; line editing and history on a terminal (Ctrl-D ends)', options: [...ORG_OUTPUT]},
   help: {arguments: '[COMMAND]', summary: 'this help, or the help of COMMAND', options: []},
 }

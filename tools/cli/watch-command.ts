@@ -9,6 +9,7 @@
  */
 import fs from 'node:fs'
 import {displayPath, isError} from '../diagnostics.ts'
+import {printable} from '../terminal.ts'
 import type {CheckReport} from '../session/project-checker.ts'
 import {type OrgChange, watchOrgFiles} from '../watch/org-watcher.ts'
 import {commandInputs, inputRoots} from './inputs.ts'
@@ -38,16 +39,18 @@ export async function runWatch(args: string[], flags: TangleFlags, context: Comm
         if (saved.length > 0) print(await session.recheck(saved))
       } catch (error) {
         // A watcher outlives what one save does to it: said, and the next save is checked.
-        process.stderr.write(`passepartout: ${(error as Error).message}\n`)
+        process.stderr.write(`passepartout: ${printable((error as Error).message)}\n`)
       }
     }))
   const watcher = watchOrgFiles(
     roots,
     (changes) => {
-      process.stdout.write(`${changes.map((change) => `${displayPath(change.path, context.cwd)} ${change.kind}`).join(', ')}\n`)
+      // A file's name is written out: it may hold what a terminal would act on.
+      const saved = changes.map((change) => `${displayPath(change.path, context.cwd)} ${change.kind}`).join(', ')
+      process.stdout.write(`${printable(saved)}\n`)
       void recheck(changes)
     },
-    {onError: (error) => process.stderr.write(`passepartout: watching: ${error.message}\n`)},
+    {onError: (error) => process.stderr.write(`passepartout: watching: ${printable(error.message)}\n`)},
   )
   await watcher.ready
   // The warm program is made now, not at the first save.
