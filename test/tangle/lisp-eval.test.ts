@@ -9,7 +9,7 @@ import {describe, expect, it} from 'vitest'
 import {babelRead, LispEvalError} from '../../tools/tangle/elisp.ts'
 import {parseHeaderArguments} from '../../tools/tangle/header-args.ts'
 import {evaluateLisp, type Evaluation, type LispContext, systemTypeOf} from '../../tools/tangle/lisp-eval.ts'
-import {MAX_DEPTH, printDatum} from '../../tools/tangle/lisp-read.ts'
+import {FORM_NESTING_LIMIT, printDatum} from '../../tools/tangle/lisp-read.ts'
 import {emacsAvailable} from '../differential/harness.ts'
 import {type EmacsAnswer, evaluateWithEmacs} from '../support/emacs-lisp.ts'
 
@@ -562,11 +562,11 @@ describe('header arguments with Lisp forms', () => {
 describe('guards', () => {
   const nest = (depth: number, open: string, close: string, inner: string) => `${open.repeat(depth)}${inner}${close.repeat(depth)}`
 
-  it(`evaluates forms nested ${MAX_DEPTH} deep and refuses deeper ones before reading them`, () => {
-    expect(answer(evaluateLisp(nest(MAX_DEPTH, '(identity ', ')', '"x"'), CONTEXT))).toEqual({value: '"x"'})
-    expect(answer(evaluateLisp(`'${nest(MAX_DEPTH - 1, '(', ')', 'a')}`, CONTEXT))).toEqual({value: nest(MAX_DEPTH - 1, '(', ')', 'a')})
-    for (const form of [nest(MAX_DEPTH + 1, '(identity ', ')', '"x"'), `'${nest(MAX_DEPTH, '(', ')', 'a')}`, "'".repeat(MAX_DEPTH + 1) + 'a']) {
-      expect(answer(evaluateLisp(form, CONTEXT))).toEqual({refused: expect.stringContaining(`deeper than ${MAX_DEPTH}`)})
+  it(`evaluates forms nested ${FORM_NESTING_LIMIT} deep and refuses deeper ones before reading them`, () => {
+    expect(answer(evaluateLisp(nest(FORM_NESTING_LIMIT, '(identity ', ')', '"x"'), CONTEXT))).toEqual({value: '"x"'})
+    expect(answer(evaluateLisp(`'${nest(FORM_NESTING_LIMIT - 1, '(', ')', 'a')}`, CONTEXT))).toEqual({value: nest(FORM_NESTING_LIMIT - 1, '(', ')', 'a')})
+    for (const form of [nest(FORM_NESTING_LIMIT + 1, '(identity ', ')', '"x"'), `'${nest(FORM_NESTING_LIMIT, '(', ')', 'a')}`, "'".repeat(FORM_NESTING_LIMIT + 1) + 'a']) {
+      expect(answer(evaluateLisp(form, CONTEXT))).toEqual({refused: expect.stringContaining(`deeper than ${FORM_NESTING_LIMIT}`)})
     }
   })
 

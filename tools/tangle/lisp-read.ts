@@ -4,7 +4,7 @@
  * and `prin1`/`princ` to print one back.
  *
  * The reader is a loop over an explicit stack of open lists, so no input can
- * overflow the JavaScript stack; a form nested deeper than `MAX_DEPTH` is
+ * overflow the JavaScript stack; a form nested deeper than `FORM_NESTING_LIMIT` is
  * refused before it is read. Where Emacs's reader signals an error we signal
  * the same error (`LispSignal`); syntax passepartout does not read (character
  * literals, `#s(…)`, dotted pairs, escapes in symbols) is refused
@@ -49,7 +49,7 @@ export interface LispVector {
 }
 
 /** How deep lists, vectors and quotes may nest in a form passepartout evaluates. */
-export const MAX_DEPTH = 200
+export const FORM_NESTING_LIMIT = 200
 
 export const NIL: LispSymbol = {type: 'symbol', name: 'nil'}
 export const T: LispSymbol = {type: 'symbol', name: 't'}
@@ -145,7 +145,7 @@ export function readForm(source: string): Datum {
 }
 
 function push(open: Frame[], frame: Frame): void {
-  if (open.length >= MAX_DEPTH) throw new LispRefusal(`the form nests deeper than ${MAX_DEPTH} levels, more than passepartout evaluates`)
+  if (open.length >= FORM_NESTING_LIMIT) throw new LispRefusal(`the form nests deeper than ${FORM_NESTING_LIMIT} levels, more than passepartout evaluates`)
   open.push(frame)
 }
 

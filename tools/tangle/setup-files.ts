@@ -36,7 +36,7 @@ export interface CollectedKeywords {
 }
 
 /** How deep setup files may name setup files. */
-const MAX_DEPTH = 50
+const SETUP_FILE_NESTING_LIMIT = 50
 
 /** The keywords in effect in the document FILE (absolute) whose tree is ROOT. */
 export function collectKeywords(file: string, root: OrgRoot): CollectedKeywords {
@@ -60,8 +60,8 @@ export function collectKeywords(file: string, root: OrgRoot): CollectedKeywords 
         result.diagnostics.push(diagnostic(file, setupFileCycle(name, [...chain.slice(1), setupFile].map((link) => path.basename(link))), place))
         continue
       }
-      if (chain.length > MAX_DEPTH) {
-        result.diagnostics.push(diagnostic(file, setupFilesTooDeep(MAX_DEPTH, name), place))
+      if (chain.length > SETUP_FILE_NESTING_LIMIT) {
+        result.diagnostics.push(diagnostic(file, setupFilesTooDeep(SETUP_FILE_NESTING_LIMIT, name), place))
         continue
       }
       if (!result.inputs.includes(setupFile)) result.inputs.push(setupFile)
