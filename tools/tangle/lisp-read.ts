@@ -10,7 +10,7 @@
  * literals, `#s(…)`, dotted pairs, escapes in symbols) is refused
  * (`LispRefusal`), never guessed.
  */
-import {LispReadError, printLisp, readNumber, readString} from './elisp.ts'
+import {LispReadError, printFloat, readNumber, readString} from './lisp-atoms.ts'
 
 export type Datum = LispSymbol | LispString | LispInteger | LispFloat | LispList | LispVector
 
@@ -283,7 +283,7 @@ function printWithin(datum: Datum, escape: boolean, backquotes: number): string 
     case 'integer':
       return String(datum.value)
     case 'float':
-      return printLisp({kind: 'number', value: datum.value, integer: false})
+      return printFloat(datum.value)
     case 'vector':
       return `[${datum.items.map((item) => printWithin(item, escape, backquotes)).join(' ')}]`
     case 'list': {
