@@ -29,10 +29,10 @@ export type ParsedCommandLine = {kind: 'version'} | CommandInvocation
 
 /** The options as node:util's parseArgs reads them, from the table: each boolean false unless given. */
 const PARSE_OPTIONS = Object.fromEntries(
-  Object.entries(OPTIONS as Record<string, OptionSpec>).map(([name, {type, short, multiple}]) => [
-    name,
-    {type, ...(short ? {short} : {}), ...(multiple ? {multiple, default: []} : type === 'boolean' ? {default: false} : {})},
-  ]),
+  Object.entries(OPTIONS as Record<string, OptionSpec>).map(([name, {type, short, multiple}]) => {
+    const initial = multiple ? {multiple, default: []} : type === 'boolean' ? {default: false} : {}
+    return [name, {type, ...(short ? {short} : {}), ...initial}]
+  }),
 ) as ParseArgsConfig['options']
 
 /** ARGV (without the program) read against the table; a UsageError names what is wrong, and the command. */

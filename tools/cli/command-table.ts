@@ -71,7 +71,9 @@ export const OPTIONS = {
   host: {
     type: 'string',
     value: 'ADDRESS',
-    help: 'with --tcp: the interface to listen on instead of 127.0.0.1; reachable by others, guarded by the token alone',
+    help:
+      'with --tcp: the interface to listen on instead of 127.0.0.1; reachable by others, guarded by the token ' +
+      'alone',
     check: (_, values) =>
       values.tcp === undefined ? '--host names the interface of --tcp=PORT: give the port too' : undefined,
   },
@@ -83,7 +85,9 @@ export const OPTIONS = {
   },
   'no-cache': {
     type: 'boolean',
-    help: 'tangle every document, even those unchanged since the last run (the cache is node_modules/.cache/passepartout)',
+    help:
+      'tangle every document, even those unchanged since the last run (the cache is ' +
+      'node_modules/.cache/passepartout)',
   },
   frames: {type: 'boolean', help: 'show the Org lines around each diagnostic (default: when stderr is a terminal)'},
   'no-frames': {type: 'boolean', help: 'do not show them'},
@@ -249,7 +253,9 @@ export const COMMANDS = {
 export type CommandName = keyof typeof COMMANDS
 
 /** The commands a core runs (one-shot, client or server): those the core's dispatch has a handler for. */
-export type CoreCommandName = {[Name in CommandName]: (typeof COMMANDS)[Name]['runs'] extends 'toolchain' ? never : Name}[CommandName]
+export type CoreCommandName = {
+  [Name in CommandName]: (typeof COMMANDS)[Name]['runs'] extends 'toolchain' ? never : Name
+}[CommandName]
 
 /** The commands the toolchain runs itself. */
 export type ToolchainCommandName = Exclude<CommandName, CoreCommandName>

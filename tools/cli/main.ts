@@ -45,11 +45,15 @@ async function runCommand(invocation: CommandInvocation, cwd: string): Promise<n
 type Runner = (invocation: CommandInvocation, context: CommandContext) => Promise<number>
 
 /** The commands the toolchain runs, one each: what of the options each passes on to its module. */
-const TOOLCHAIN: Record<ToolchainCommandName, Runner> = {
-  tangle: async ({operands, values}, context) =>
-    (await import('./tangle-command.ts')).runTangle(operands, {...sessionFlags(values), dryRun: values['dry-run'], json: values.json}, context),
-  watch: async ({operands, values}, context) =>
-    (await import('./watch-command.ts')).runWatch(operands, {...sessionFlags(values), dryRun: false, json: false}, context),
+export const TOOLCHAIN: Record<ToolchainCommandName, Runner> = {
+  tangle: async ({operands, values}, context) => {
+    const flags = {...sessionFlags(values), dryRun: values['dry-run'], json: values.json}
+    return (await import('./tangle-command.ts')).runTangle(operands, flags, context)
+  },
+  watch: async ({operands, values}, context) => {
+    const flags = {...sessionFlags(values), dryRun: false, json: false}
+    return (await import('./watch-command.ts')).runWatch(operands, flags, context)
+  },
   check: async ({operands, values}, context) =>
     (await import('./check-command.ts')).runCheck(operands, {...sessionFlags(values), json: values.json}, context),
   deps: async ({operands, values}, context) =>

@@ -63,18 +63,21 @@ function optionName(name: OptionName): string {
 const column = (left: string) => `  ${left.padEnd(22)}  `
 const INDENT = ' '.repeat(26)
 const optionLine = (name: OptionName) => `${column(optionName(name))}${fold(option(name).help, 54, INDENT)}`
+/** An option every command takes, where the list of options ends: `-h, --help`, its help unfolded. */
+const everywhereLine = (name: OptionName) => `${column(optionName(name))}${option(name).help}`
 const ALL_OPTIONS = Object.keys(OPTIONS) as OptionName[]
+/** A command's line in the list of commands: its name, what it takes, its help. */
+const commandEntry = (name: CommandName) =>
+  `${column(`${name} ${OPERANDS[COMMANDS[name].operands.kind]}`.trim())}${fold(COMMANDS[name].summary, 54, INDENT)}`
 
 export const USAGE = `usage: passepartout <command> [options] [arguments]
 
 commands:
-${(Object.keys(COMMANDS) as CommandName[])
-  .map((name) => `${column(`${name} ${OPERANDS[COMMANDS[name].operands.kind]}`.trim())}${fold(COMMANDS[name].summary, 54, INDENT)}`)
-  .join('\n')}
+${(Object.keys(COMMANDS) as CommandName[]).map(commandEntry).join('\n')}
 
 options (each command takes those its help lists: passepartout help COMMAND):
 ${ALL_OPTIONS.filter((name) => !option(name).everywhere).map(optionLine).join('\n')}
-${ALL_OPTIONS.filter((name) => option(name).everywhere).map((name) => `${column(optionName(name))}${option(name).help}`).join('\n')}
+${ALL_OPTIONS.filter((name) => option(name).everywhere).map(everywhereLine).join('\n')}
 `
 
 export function commandUsage(name: CommandName): string {
