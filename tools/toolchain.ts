@@ -6,7 +6,10 @@
  */
 export {type Capability, builtinName, moduleCapability} from './check/capabilities.ts'
 export {OriginMap} from './check/origin-map.ts'
+export {type CommandName, COMMANDS, commandsRunBy, type CoreCommandName} from './cli/command-table.ts'
+export {type CommandInvocation, framesOf, parseCommandLine} from './cli/command-line.ts'
 export {printDiagnostics} from './cli/output.ts'
+export {printUsageError, UsageError} from './cli/usage.ts'
 export {RESTART_EXIT_CODE} from './core-process.ts'
 export {debug} from './debug.ts'
 export {type Diagnostic, diagnostic, diagnosticJson, displayPath, formatDiagnostic, isError, type RuleId} from './diagnostics.ts'

@@ -1,13 +1,13 @@
 /**
- * The commands the core answers (`skills`, `ask`, `approve`, `deny`, `doctor`,
- * `run`, and its clients `send`, `status`, `approvals`, `logs` and `chat`): tangle the core (org/core/ of this installation), then run its
- * commands module (generated/core/commands.ts). The core is TypeScript
- * tangled from Org, so it is bundled on first use, like the CLI.
+ * The commands a core runs (the command table's rows that the toolchain does not run: `skills`, `ask`,
+ * `doctor`, the clients of the running core, and `run`): tangle the core (org/core/ of this installation),
+ * then run its commands module (generated/core/commands.ts), handing it the command as the table writes it
+ * (`commandLine`); the core parses it with the same table. The core is TypeScript tangled from Org, so it is
+ * bundled on first use, like the CLI.
  *
- * `run` keeps the core in a process of its own, watched from this one: when
- * the core exits asking to be started again (RESTART_EXIT_CODE: one of its own
- * documents changed and checks), the core is tangled and started again, on
- * the new code, while this process, the one a terminal or a service manager
+ * The server (`run`) keeps the core in a process of its own, watched from this one: when the core exits
+ * asking to be started again (RESTART_EXIT_CODE: one of its own documents changed and checks), the core is
+ * tangled and started again, on the new code, while this process, the one a terminal or a service manager
  * knows, stays.
  */
 import {type ChildProcess, spawn, type StdioOptions} from 'node:child_process'
@@ -20,48 +20,24 @@ import {findProjectRoot, listOrgFiles} from '../project.ts'
 import {TangleCache} from '../tangle/cache.ts'
 import {hasErrors, tangle} from '../tangle/tangle.ts'
 import {paletteFor} from '../terminal.ts'
+import {COMMANDS} from './command-table.ts'
+import {type CommandInvocation, commandLine} from './command-line.ts'
 import {printDiagnostics} from './output.ts'
 import type {CommandContext} from './usage.ts'
 
 type Launch = (entry: string, args: string[]) => Promise<number>
 
-export type CoreCommand = 'skills' | 'ask' | 'approve' | 'deny' | 'doctor' | 'run' | 'send' | 'status' | 'approvals' | 'logs' | 'chat'
-
-export interface CoreFlags {
-  json: boolean
-  /** `run`: watch the documents (the default). */
-  watch?: boolean
-  /** `run`: boot, send one line, exit. */
-  once?: boolean
-  /** `logs`: follow the log. */
-  follow?: boolean
-  /** `logs`: how many of the last lines. */
-  lines?: number | undefined
-  /** `run`: a TCP port to listen on too, and its interface. */
-  tcp?: string
-  host?: string
-}
-
-export async function runCore(command: CoreCommand, args: string[], flags: CoreFlags, context: CommandContext): Promise<number> {
+export async function runCore(invocation: CommandInvocation, context: CommandContext): Promise<number> {
   const home = process.env.PASSEPARTOUT_HOME ?? findProjectRoot(import.meta.dirname)!
-  const options = [
-    ...(flags.json ? ['--json'] : []),
-    ...(context.frames ? ['--frames'] : []),
-    ...(flags.watch === false ? ['--no-watch'] : []),
-    ...(flags.once ? ['--once'] : []),
-    ...(flags.follow ? ['--follow'] : []),
-    ...(flags.lines ? [`--lines=${flags.lines}`] : []),
-    ...(flags.tcp ? [`--tcp=${flags.tcp}`] : []),
-    ...(flags.host ? [`--host=${flags.host}`] : []),
-  ]
-  // The arguments travel after `--`: a text to ask may itself start with dashes.
-  const coreArgs = [command, ...options, '--', ...args]
-  if (command !== 'run') {
+  // Whether to show frames is settled here, once: the core is told, rather than asked to judge its stderr again.
+  const frames = {frames: context.frames, 'no-frames': !context.frames}
+  const handed = {...invocation, values: {...invocation.values, ...frames}}
+  if (COMMANDS[invocation.command].runs !== 'server') {
     if (!(await tangleCore(home, context))) return 1
     const {launch} = (await import(pathToFileURL(path.join(home, 'bin', 'launch.mjs')).href)) as {launch: Launch}
-    return launch('generated/core/commands.ts', coreArgs)
+    return launch('generated/core/commands.ts', commandLine(handed))
   }
-  return supervise(home, coreArgs, context)
+  return supervise(home, handed, context)
 }
 
 /**
@@ -73,7 +49,7 @@ export async function runCore(command: CoreCommand, args: string[], flags: CoreF
  * the TCP port the first one took, said over the channel: `--tcp=0` means a free port once, not a new one at
  * each restart.
  */
-async function supervise(home: string, coreArgs: string[], context: CommandContext): Promise<number> {
+async function supervise(home: string, invocation: CommandInvocation, context: CommandContext): Promise<number> {
   // The same module bin/passepartout loaded (one URL, one instance): it holds the stops asked until now.
   const {releaseEarlyStops} = (await import(pathToFileURL(path.join(home, 'bin', 'launch.mjs')).href)) as {releaseEarlyStops: () => void}
   let child: ChildProcess | undefined
@@ -88,7 +64,8 @@ async function supervise(home: string, coreArgs: string[], context: CommandConte
   process.on('SIGTERM', forward)
   process.on('SIGHUP', onHangUp)
   releaseEarlyStops()
-  let args = coreArgs
+  // What the next start is given: the port a first start took, once it says which.
+  let next = invocation
   try {
     for (;;) {
       if (!(await tangleCore(home, context))) return 1
@@ -96,10 +73,10 @@ async function supervise(home: string, coreArgs: string[], context: CommandConte
       // The channel is how the core knows this process is there: it stops when the channel closes.
       const stdio: StdioOptions = ['inherit', 'inherit', 'inherit', 'ipc']
       const entry = [path.join(home, 'bin', 'launch.mjs'), 'generated/core/commands.ts']
-      child = spawn(process.execPath, [...LINKS, ...entry, ...args], {cwd: context.cwd, stdio})
+      child = spawn(process.execPath, [...LINKS, ...entry, ...commandLine(next)], {cwd: context.cwd, stdio})
       child.on('message', (message) => {
         const port = listeningPort(message)
-        if (port !== undefined) args = args.map((arg) => (arg.startsWith('--tcp=') ? `--tcp=${port}` : arg))
+        if (port !== undefined) next = {...next, values: {...next.values, tcp: String(port)}}
       })
       const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null]
       child = undefined

@@ -1,0 +1,90 @@
+/**
+ * The command table (tools/cli/command-table.ts) is the one definition of the command set: the parser takes
+ * exactly the options each row lists, the help shows exactly them, the hand-off to the core reads back to what
+ * was parsed, and every row the toolchain runs has its function in main.ts. (That every row a core runs has its
+ * handler is the core's own test: org/core/commands.org.)
+ */
+import {describe, expect, it} from 'vitest'
+import {type CommandName, COMMANDS, commandsRunBy, type OptionName, OPTIONS} from '../tools/cli/command-table.ts'
+import {type CommandInvocation, commandLine, parseCommandLine} from '../tools/cli/command-line.ts'
+import {TOOLCHAIN} from '../tools/cli/main.ts'
+import {commandUsage, USAGE, UsageError} from '../tools/cli/usage.ts'
+
+const commands = Object.keys(COMMANDS) as CommandName[]
+const options = (Object.keys(OPTIONS) as OptionName[]).filter((name) => !('everywhere' in OPTIONS[name]))
+
+/** Operands COMMAND accepts: dashes in a text, to see that the hand-off keeps them operands. */
+const OPERANDS: Record<CommandName, string[]> = Object.fromEntries(
+  commands.map((name) => {
+    const kind = COMMANDS[name].operands.kind
+    return [name, kind === 'text' ? ['-x', 'hello'] : kind === 'approval-id' ? ['0123abcd4567'] : []]
+  }),
+) as Record<CommandName, string[]>
+
+/** A value each option that takes one accepts. */
+const VALUES: Partial<Record<OptionName, string>> = {'allow-outside': '/tmp', lines: '5', tcp: '0', host: '::1'}
+
+/** OPTION as written on COMMAND's line; `--host` comes with the port it needs, where a port is taken. */
+function written(command: CommandName, option: OptionName): string[] {
+  const value = VALUES[option]
+  if (value === undefined) return [`--${option}`]
+  const port = option === 'host' && (COMMANDS[command].options as readonly OptionName[]).includes('tcp')
+  return port ? ['--tcp=0', `--host=${value}`] : [`--${option}=${value}`]
+}
+
+/** The usage error ARGV gets, or undefined when the table takes it. */
+function refusal(argv: string[]): string | undefined {
+  try {
+    parseCommandLine(argv)
+    return undefined
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error
+    return error.message
+  }
+}
+
+describe('the command table', () => {
+  it.each(commands)('%s: the parser takes the options its row lists, and refuses every other by name', (command) => {
+    const listed = COMMANDS[command].options as readonly OptionName[]
+    for (const option of options) {
+      const argv = [command, ...written(command, option), '--', ...OPERANDS[command]]
+      if (listed.includes(option)) expect(refusal(argv), argv.join(' ')).toBeUndefined()
+      else expect(refusal(argv), argv.join(' ')).toBe(`--${option} is not an option of ${command}`)
+    }
+  })
+
+  it.each(commands)('%s: its help lists the options its row lists, and no other', (command) => {
+    const help = commandUsage(command)
+    const shown = [...help.matchAll(/^ {2}--([\w-]+)/gm)].map((match) => match[1])
+    expect(shown).toEqual(COMMANDS[command].options)
+    expect(USAGE).toMatch(new RegExp(`^ {2}${command}\\b`, 'm'))
+  })
+
+  it.each(commandsRunBy('one-shot', 'client', 'server'))(
+    '%s: handed to the core with every option it takes, it reads back to what was parsed',
+    (command) => {
+      const options = COMMANDS[command].options.flatMap((option) => written(command, option))
+      const argv = [command, ...options, '--', ...OPERANDS[command]]
+      const parsed = parseCommandLine(argv) as CommandInvocation
+      expect(parsed.kind).toBe('command')
+      expect(parseCommandLine(commandLine(parsed))).toEqual(parsed)
+    },
+  )
+
+  it('has a function in the command line for every command the toolchain runs, and none other', () => {
+    expect(Object.keys(TOOLCHAIN).sort()).toEqual(commandsRunBy('toolchain').sort())
+  })
+
+  it("checks an option's value, and what a command takes after its options, by the row", () => {
+    expect(refusal(['logs', '--lines=1001'])).toBe('--lines takes a number of lines from 1 to 1000, not "1001"')
+    expect(refusal(['run', '--tcp=65536'])).toBe('--tcp takes a port from 0 (a free one) to 65535, not 65536')
+    expect(refusal(['ask', ' '])).toBe('the text to send is missing: passepartout ask "what is on my list?"')
+    expect(refusal(['deny'])).toBe('one approval id is expected (ask and send print it), not 0')
+    const running = 'chat asks the core that runs on the project of the working folder'
+    expect(refusal(['chat', 'now'])).toBe(`unexpected argument "now": ${running}`)
+    const settings = "doctor reads the project's skill documents and settings"
+    expect(refusal(['doctor', 'now'])).toBe(`unexpected argument "now": ${settings}`)
+    expect(refusal(['help', 'nope'])).toBe("unknown command 'nope'")
+    expect(parseCommandLine(['check', '--help'])).toMatchObject({kind: 'command', command: 'help', operands: ['check']})
+  })
+})

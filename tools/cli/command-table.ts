@@ -1,0 +1,271 @@
+/**
+ * The command set of `passepartout`, defined once: every option (its type, a short form, what its value is
+ * called, a line of help, the check of its value) and every command (what it takes after its options, the
+ * options it accepts, a line of help, and which process runs it). The parser (command-line.ts), the help
+ * (usage.ts), the hand-off to the core (core-command.ts) and the core's own dispatch (org/core/commands.org)
+ * all read these two tables: adding a command is one row here and one function where it runs.
+ *
+ * Plain data in tools/, not in the core: the command line must parse and print its help before anything is
+ * tangled (and when the core does not tangle), and the core reads the table through the toolchain's public
+ * module (`passepartout/toolchain`), the one way the core may cross into tools/.
+ */
+
+/** The most log lines `logs --lines` asks for: as many as the running core keeps (core.org's log book). */
+export const MAX_LOG_LINES = 1000
+
+export interface OptionSpec {
+  type: 'boolean' | 'string'
+  /** The one-letter form (`-f`). */
+  short?: string
+  /** Given more than once, each value kept. */
+  multiple?: boolean
+  /** What the value is called in the help and in the error when it is missing (`--tcp=PORT`). */
+  value?: string
+  help: string
+  /** Every command takes it (`--help`, `--version`); the help lists it apart. */
+  everywhere?: boolean
+  /** What is wrong with VALUE, among all the VALUES given, as a sentence; undefined when nothing is. */
+  check?: (value: string, values: Readonly<Record<string, unknown>>) => string | undefined
+}
+
+/** Every option of the command line, in the order the help lists them. */
+export const OPTIONS = {
+  'dry-run': {type: 'boolean', help: 'show what would be written, write nothing'},
+  json: {type: 'boolean', help: 'print a machine-readable report on stdout'},
+  dot: {type: 'boolean', help: 'print the graph in Graphviz DOT'},
+  'allow-outside': {
+    type: 'string',
+    multiple: true,
+    value: 'DIR',
+    help: 'let targets go into DIR outside the project (repeatable; a bare --allow-outside: anywhere)',
+  },
+  'no-watch': {type: 'boolean', help: 'run without watching the documents'},
+  once: {type: 'boolean', help: 'boot, send one line through the loop with the offline backend, and exit'},
+  follow: {
+    type: 'boolean',
+    short: 'f',
+    help: 'logs: print each new line as the core writes it, until interrupted (Ctrl-C); also -f',
+  },
+  lines: {
+    type: 'string',
+    short: 'n',
+    value: 'N',
+    help: `logs: print the last N lines instead of 20, N from 1 to ${MAX_LOG_LINES} (what the core keeps); also -n N`,
+    check: (value) => {
+      const lines = /^\d+$/.test(value) ? Number(value) : Number.NaN
+      if (lines >= 1 && lines <= MAX_LOG_LINES) return undefined
+      return `--lines takes a number of lines from 1 to ${MAX_LOG_LINES}, not ${JSON.stringify(value)}`
+    },
+  },
+  tcp: {
+    type: 'string',
+    value: 'PORT',
+    help:
+      'listen on TCP port PORT of 127.0.0.1 too (0: a free port, said when it listens, and kept when the core ' +
+      'restarts); each client presents the token kept in .passepartout/token',
+    check: (value) => {
+      if (!/^\d+$/.test(value)) return `--tcp takes a port number, not ${JSON.stringify(value)}`
+      return Number(value) > 65535 ? `--tcp takes a port from 0 (a free one) to 65535, not ${value}` : undefined
+    },
+  },
+  host: {
+    type: 'string',
+    value: 'ADDRESS',
+    help:
+      'with --tcp: the interface to listen on instead of 127.0.0.1; reachable by others, guarded by the token ' +
+      'alone',
+    check: (_, values) =>
+      values.tcp === undefined ? '--host names the interface of --tcp=PORT: give the port too' : undefined,
+  },
+  prune: {
+    type: 'boolean',
+    help:
+      'remove the files documents no longer write (a renamed :tangle, a removed block or document), when they ' +
+      'hold exactly what was tangled',
+  },
+  'no-cache': {
+    type: 'boolean',
+    help:
+      'tangle every document, even those unchanged since the last run (the cache is ' +
+      'node_modules/.cache/passepartout)',
+  },
+  frames: {type: 'boolean', help: 'show the Org lines around each diagnostic (default: when stderr is a terminal)'},
+  'no-frames': {type: 'boolean', help: 'do not show them'},
+  help: {type: 'boolean', short: 'h', everywhere: true, help: "show this help, or a command's"},
+  version: {type: 'boolean', everywhere: true, help: 'print the version'},
+} as const satisfies Record<string, OptionSpec>
+
+export type OptionName = keyof typeof OPTIONS
+
+/**
+ * What a command takes after its options, and so what its help shows and which count of them is a usage error:
+ * nothing (SCOPE says what it works on instead), files and folders, a text to send (one word at least), one
+ * approval id, or the command a help is about.
+ */
+export type Operands =
+  | {kind: 'none'; scope: string}
+  | {kind: 'paths'}
+  | {kind: 'text'}
+  | {kind: 'approval-id'}
+  | {kind: 'topic'}
+
+/**
+ * Which process runs a command: the toolchain itself (no core), a core started for this one command and
+ * closed after it, a client of the core `run` keeps running (approve and deny start a core of their own when
+ * none runs), or the server: the core that keeps running, supervised by the command line.
+ */
+export type Runs = 'toolchain' | 'one-shot' | 'client' | 'server'
+
+export interface CommandSpec {
+  operands: Operands
+  summary: string
+  options: readonly OptionName[]
+  runs: Runs
+}
+
+const ORG_OUTPUT = ['frames', 'no-frames'] as const satisfies OptionName[]
+const SESSION = ['allow-outside', 'no-cache', 'prune'] as const satisfies OptionName[]
+/** What a client of the running core says it works on, when given an argument it does not take. */
+const RUNNING_CORE = {kind: 'none', scope: 'asks the core that runs on the project of the working folder'} as const
+const SKILL_DOCUMENTS = {kind: 'none', scope: "reads the project's skill documents and settings"} as const
+
+/** Every command, in the order the help lists them. */
+export const COMMANDS = {
+  tangle: {
+    operands: {kind: 'paths'},
+    summary:
+      "write the files the Org documents' blocks tangle to (default: every .org file under the project's org/)",
+    options: ['dry-run', 'json', ...SESSION, ...ORG_OUTPUT],
+    runs: 'toolchain',
+  },
+  watch: {
+    operands: {kind: 'paths'},
+    summary:
+      'check, then tangle and check each saved document again (the files that import it too) and print what ' +
+      'check prints, until interrupted (Ctrl-C)',
+    options: [...SESSION, ...ORG_OUTPUT],
+    runs: 'toolchain',
+  },
+  check: {
+    operands: {kind: 'paths'},
+    summary:
+      'tangle, then type-check the generated TypeScript and hold skills to their #+CAPABILITIES:, every problem ' +
+      'at its Org line',
+    options: ['json', ...SESSION, ...ORG_OUTPUT],
+    runs: 'toolchain',
+  },
+  deps: {
+    operands: {kind: 'paths'},
+    summary: 'the documents in load order (#+DEPENDS_ON: and :ID:)',
+    options: ['json', 'dot', ...ORG_OUTPUT],
+    runs: 'toolchain',
+  },
+  skills: {
+    operands: SKILL_DOCUMENTS,
+    summary:
+      "boot the project's skills (org/skills/) once and print the catalog; exit 1 when a mandatory skill is not " +
+      'ready',
+    options: ['json', ...ORG_OUTPUT],
+    runs: 'one-shot',
+  },
+  ask: {
+    operands: {kind: 'text'},
+    summary:
+      'send TEXT through Perceive, Reason and Act once and print each attempt, the gate trace, the action and any ' +
+      'approval it waits for; exit 1 when no backend answered',
+    options: ['json', ...ORG_OUTPUT],
+    runs: 'one-shot',
+  },
+  approve: {
+    operands: {kind: 'approval-id'},
+    summary:
+      'approve a proposal left waiting (by the running core when one runs): it passes the gates again, then runs',
+    options: ['json', ...ORG_OUTPUT],
+    runs: 'client',
+  },
+  deny: {
+    operands: {kind: 'approval-id'},
+    summary: 'deny a proposal left waiting (by the running core when one runs): it never runs',
+    options: ['json', ...ORG_OUTPUT],
+    runs: 'client',
+  },
+  doctor: {
+    operands: SKILL_DOCUMENTS,
+    summary: 'check the backends, memory and mandatory skills: healthy, degraded or unhealthy (exit 1)',
+    options: ['json', ...ORG_OUTPUT],
+    runs: 'one-shot',
+  },
+  run: {
+    operands: {kind: 'none', scope: 'runs the core of the project of the working folder'},
+    summary:
+      "run the project's core until stopped (Ctrl-C): check the project, boot the core, say what it booted and " +
+      'how to talk to it, and apply each saved document (tangled, checked, reloaded); a change to the core\'s own ' +
+      'documents restarts it',
+    options: ['no-watch', 'once', 'tcp', 'host', ...ORG_OUTPUT],
+    runs: 'server',
+  },
+  send: {
+    operands: {kind: 'text'},
+    summary:
+      'send TEXT to the core that passepartout run keeps running on the project, and print its reply with the ' +
+      'gate trace and any approval it waits for',
+    options: ['json', ...ORG_OUTPUT],
+    runs: 'client',
+  },
+  status: {
+    operands: RUNNING_CORE,
+    summary: 'ask the running core for its skill catalog, backends, memory and health',
+    options: ['json', ...ORG_OUTPUT],
+    runs: 'client',
+  },
+  approvals: {
+    operands: RUNNING_CORE,
+    summary:
+      'the actions the running core holds for approval: what each would run, which gate asked and why, and until ' +
+      'when; then those started and not known to have finished',
+    options: ['json', ...ORG_OUTPUT],
+    runs: 'client',
+  },
+  logs: {
+    operands: RUNNING_CORE,
+    summary:
+      "the running core's last log lines, 20 or --lines=N (reloads, backends tried, gates that blocked); " +
+      'with -f, each new one',
+    options: ['follow', 'lines', 'json', ...ORG_OUTPUT],
+    runs: 'client',
+  },
+  chat: {
+    operands: RUNNING_CORE,
+    summary:
+      'talk with the running core: each line sent, the reply and its gate trace under it, an action held for ' +
+      'approval asked about at once; line editing and history on a terminal (Ctrl-D ends)',
+    options: [...ORG_OUTPUT],
+    runs: 'client',
+  },
+  help: {
+    operands: {kind: 'topic'},
+    summary: 'this help, or the help of COMMAND',
+    options: [],
+    runs: 'toolchain',
+  },
+} as const satisfies Record<string, CommandSpec>
+
+export type CommandName = keyof typeof COMMANDS
+
+/** The commands a core runs (one-shot, client or server): those the core's dispatch has a handler for. */
+export type CoreCommandName = {
+  [Name in CommandName]: (typeof COMMANDS)[Name]['runs'] extends 'toolchain' ? never : Name
+}[CommandName]
+
+/** The commands the toolchain runs itself. */
+export type ToolchainCommandName = Exclude<CommandName, CoreCommandName>
+
+/** Whether NAME is a command of the table (and not, say, `toString`). */
+export function isCommand(name: string | undefined): name is CommandName {
+  return name !== undefined && Object.hasOwn(COMMANDS, name)
+}
+
+/** The names of the commands PROCESS runs, in the table's order. */
+export function commandsRunBy(...processes: Runs[]): CommandName[] {
+  return (Object.keys(COMMANDS) as CommandName[]).filter((name) => processes.includes(COMMANDS[name].runs))
+}
