@@ -47,6 +47,7 @@ const OPTIONS = {
   host: {type: 'string'},
   frames: {type: 'boolean'},
   'no-frames': {type: 'boolean'},
+  check: {type: 'boolean', default: false},
   help: {type: 'boolean', short: 'h', default: false},
   version: {type: 'boolean', default: false},
 } as const satisfies ParseArgsConfig['options']
@@ -143,6 +144,8 @@ async function runCommand(command: string | undefined, args: string[], values: V
       const asked = {json: values.json, follow: values.follow, lines: logLines(values.lines, command)}
       return (await import('./core-command.ts')).runCore(command, [], asked, context)
     }
+    case 'fmt':
+      return (await import('../fmt/command.ts')).runFmt(args, {check: values.check}, context)
     case 'deps':
       return (await import('./deps-command.ts')).runDeps(args, {json: values.json, dot: values.dot}, context)
     case 'run':

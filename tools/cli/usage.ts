@@ -22,7 +22,7 @@ export interface CommandContext {
 
 export type OptionName =
   | 'dry-run' | 'json' | 'dot' | 'allow-outside' | 'no-cache' | 'prune' | 'no-watch' | 'once' | 'follow' | 'lines'
-  | 'tcp' | 'host' | 'frames' | 'no-frames'
+  | 'tcp' | 'host' | 'frames' | 'no-frames' | 'check'
 
 /** The most log lines `logs --lines` asks for: as many as the running core keeps (core.org's log book). */
 export const MAX_LOG_LINES = 1000
@@ -44,6 +44,7 @@ const OPTIONS: Record<OptionName, string> = {
   'no-cache': 'tangle every document, even those unchanged since the last run (the cache is node_modules/.cache/passepartout)',
   frames: 'show the Org lines around each diagnostic (default: when stderr is a terminal)',
   'no-frames': 'do not show them',
+  check: 'fmt: write nothing; list the files that would change, and exit 1 when one would',
 }
 
 /** What the options that take a value are given (`--tcp=PORT`), in their help and in the error when it is missing. */
@@ -90,6 +91,13 @@ export const COMMANDS: Record<string, CommandHelp> = {
     options: ['follow', 'lines', 'json', ...ORG_OUTPUT],
   },
   chat: {arguments: '', summary: 'talk with the running core: each line sent, the reply and its gate trace under it, an action held for approval asked about at once; line editing and history on a terminal (Ctrl-D ends)', options: [...ORG_OUTPUT]},
+  fmt: {
+    arguments: '[FILE|DIR ...]',
+    summary:
+      "format the TypeScript and JavaScript blocks of Org documents in place, and .ts and .js files, at 120 " +
+      "columns (default: the project's org/ and tools/)",
+    options: ['check', ...ORG_OUTPUT],
+  },
   help: {arguments: '[COMMAND]', summary: 'this help, or the help of COMMAND', options: []},
 }
 
