@@ -119,8 +119,9 @@ const PARSERS: Record<CodeLanguage, {parser: string; filepath: string}> = {
 
 /**
  * CODE formatted in the house style; with FRAGMENTS, code that does not parse as a program is tried as the
- * members of a class, then as its start and as its end. When no reading parses, the error of the reading that
- * got furthest into the code.
+ * members of a class, then as its start and as its end. A reading is kept only when the formatted code has
+ * the words of CODE (below). When no reading is kept, the error of the one that got furthest into the code
+ * before failing (an error past its end says only that the wrapper did not fit).
  */
 export async function formatCode(
   code: string,
@@ -128,30 +129,61 @@ export async function formatCode(
   options: {fragments: boolean},
 ): Promise<Formatted> {
   const attempts = options.fragments ? [PROGRAM, CLASS_BODY, CLASS_HEAD, CLASS_TAIL] : [PROGRAM]
-  let furthest: Extract<Formatted, {ok: false}> | undefined
+  const lastLine = code.split('\n').length - (code.endsWith('\n') ? 1 : 0)
+  const failures: Failed[] = []
   for (const attempt of attempts) {
     let text: string
     try {
       text = await prettier.format(attempt.wrap(code), {...HOUSE_STYLE, ...PARSERS[language]})
     } catch (error) {
-      const failure = syntaxError(error, attempt)
-      if (
-        !furthest ||
-        failure.line > furthest.line ||
-        (failure.line === furthest.line && failure.column > furthest.column)
-      ) {
-        furthest = failure
-      }
+      failures.push(syntaxError(error, attempt))
       continue
     }
     const unwrapped = attempt.unwrap(text)
-    if (unwrapped !== undefined) return {ok: true, text: unwrapped, shape: attempt.shape}
+    if (unwrapped === undefined) continue
+    const changed = changedWord(code, unwrapped)
+    if (changed === undefined) return {ok: true, text: unwrapped, shape: attempt.shape}
+    failures.push({
+      ok: false,
+      reason: `read as ${attempt.shape}, the code would lose or gain ${changed}`,
+      line: 1,
+      column: 1,
+    })
   }
-  return furthest ?? {ok: false, reason: 'the formatter gave code of another shape', line: 1, column: 1}
+  const within = failures.filter((failure) => failure.line <= lastLine)
+  const furthest = within.reduce<Failed | undefined>(
+    (best, failure) => (best && !isAfter(failure, best) ? best : failure),
+    undefined,
+  )
+  return furthest ?? failures[0] ?? {ok: false, reason: 'the formatter gave code of another shape', line: 1, column: 1}
 }
 
+type Failed = Extract<Formatted, {ok: false}>
+
+function isAfter(a: Failed, b: Failed): boolean {
+  return a.line > b.line || (a.line === b.line && a.column > b.column)
+}
+
+/**
+ * A word (an identifier, a keyword, a word of a string or a comment) that BEFORE and AFTER do not hold as
+ * many times, or undefined when they hold the same words. Formatting moves words, never adds or drops one;
+ * Prettier's TypeScript parser, though, reads some code that the compiler rejects and prints it without a
+ * part: `export const = 2` read as a class member loses its `export`. The words are counted, not put in
+ * order: Prettier puts a member's modifiers in their usual order (`static private` as `private static`).
+ */
+export function changedWord(before: string, after: string): string | undefined {
+  const counts = new Map<string, number>()
+  for (const [word] of before.matchAll(WORD)) counts.set(word, (counts.get(word) ?? 0) + 1)
+  for (const [word] of after.matchAll(WORD)) counts.set(word, (counts.get(word) ?? 0) - 1)
+  for (const [word, count] of counts) if (count !== 0) return `'${word}'`
+  return undefined
+}
+
+/** A word: not the tail of a number (`0x1F`, `1e5`, `10n`), whose letters Prettier may change case. */
+const WORD = /(?<![\p{ID_Continue}$])[\p{ID_Start}$_][\p{ID_Continue}$]*/gu
+
 /** Prettier's syntax error as a reason and a place in the unwrapped code; any other error is a bug, thrown on. */
-function syntaxError(error: unknown, attempt: Attempt): Extract<Formatted, {ok: false}> {
+function syntaxError(error: unknown, attempt: Attempt): Failed {
   const loc = (error as {loc?: {start?: {line?: number; column?: number}}}).loc?.start
   if (!(error instanceof SyntaxError) || loc?.line === undefined) throw error
   // `',' expected. (2:14)` followed by Prettier's own code frame: the sentence alone.
