@@ -28,7 +28,7 @@ describe('fmt on an Org document', () => {
     expect(tangled(dir, 'doc.org')).toMatchObject({'a.ts': expected, 'run.sh': 'echo   "kept"\n'})
   })
 
-  it('keeps the noweb references of a block whose :noweb expands them, and formats the methods they pull in', async () => {
+  it('keeps the noweb references of a block whose :noweb expands them, and formats the methods they name', async () => {
     const before = [
       '* Scanner',
       block(
@@ -42,7 +42,7 @@ describe('fmt on an Org document', () => {
         '}',
       ),
       '#+name: scanner-words',
-      block(':tangle no', 'words(): string[] {', "  return [\"a\",'b']", '}', '', 'private  skip() { this.at++ }'),
+      block(':tangle no', 'words(): string[] {', '  return ["a",\'b\']', '}', '', 'private  skip() { this.at++ }'),
       '#+name: scanner-end',
       block(':tangle no', 'get end(): boolean { return this.at>=10 }'),
       '',
@@ -53,12 +53,14 @@ describe('fmt on an Org document', () => {
     expect(report.diagnostics).toEqual([])
     expect(report.files[0]!.blocks!.map((outcome) => outcome.shape)).toEqual(['program', 'class-body', 'class-body'])
     expect(text).toContain('  <<scanner-words>>\n\n  <<scanner-end>>\n}')
-    expect(text).toContain('#+name: scanner-words\n#+begin_src typescript :tangle no\nwords(): string[] {\n  return [\'a\', \'b\']')
+    expect(text).toContain(
+      "#+name: scanner-words\n#+begin_src typescript :tangle no\nwords(): string[] {\n  return ['a', 'b']",
+    )
     // Org puts the reference's indentation before each line it pulls in, blank ones too.
     expect(tangled(dir, 'doc.org')['scanner.ts']!.replaceAll(/^ +$/gm, '')).toBe(expected)
   })
 
-  it('reads <<name>> as code in a block whose :noweb is off: one that does not parse is kept, with a warning at its line', async () => {
+  it('reads <<name>> as code where :noweb is off: a block that does not parse is kept, with a warning', async () => {
     const body = ['export const  a = 1', 'export const b = <<value>>', 'export const c = [ 1 ]']
     const before = `* Values\n${block(':tangle a.ts', ...body)}\n`
     const dir = project({'doc.org': before})
@@ -121,7 +123,7 @@ describe('fmt on an Org document', () => {
     expect(tangled(dir, 'doc.org')['a.ts']).toBe('export function f(a: number) {\n  return a + 1\n}\n')
   })
 
-  it('formats a class written over several blocks: the block that opens it, its middle, the one that closes it', async () => {
+  it('formats a class written over several blocks: the one that opens it, its middle, the one closing it', async () => {
     const before = [
       '* Counter',
       ':PROPERTIES:',
@@ -149,12 +151,14 @@ describe('fmt on an Org document', () => {
     const {report, text} = await fmt(dir, 'doc.org')
     expect(text).toBe(before.replace('[1,2]', '[1, 2]'))
     expect(printed(report, dir)).toEqual([
-      'doc.org:5:14: warning: the block does not parse (Variable declaration expected.): it is left as it is [fmt/parse]',
+      'doc.org:5:14: warning: the block does not parse (Variable declaration expected.): it is left as it is ' +
+        '[fmt/parse]',
     ])
   })
 
   it('keeps the line endings of a CRLF document and its byte-order mark', async () => {
-    const before = `\uFEFF* A\r\n${block(':tangle a.ts', 'export const a = {b:1}').replaceAll('\n', '\r\n')}\r\nafter\r\n`
+    const crlf = block(':tangle a.ts', 'export const a = {b:1}').replaceAll('\n', '\r\n')
+    const before = `\uFEFF* A\r\n${crlf}\r\nafter\r\n`
     const dir = project({'doc.org': before})
     const {text} = await fmt(dir, 'doc.org')
     expect(text).toBe(before.replace('{b:1}', '{b: 1}'))
@@ -165,7 +169,7 @@ describe('fmt on an Org document', () => {
       'doc.org': [
         block(':tangle a.ts :noweb yes', 'export class A {', '<<members>>', '}'),
         '#+name: members',
-        block('', 'm( a:string ){return `x', '  ${a}`}', "static readonly  long = ['aaaaaaaaaaaaaaaaaaaa', 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', 'cccccccccccccccccccccc', 'dddddddddddd']"),
+        block('', 'm( a:string ){return `x', '  ${a}`}', `static readonly  long = [${"'a', ".repeat(30)}'b']`),
         '',
       ].join('\n'),
     })

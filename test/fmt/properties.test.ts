@@ -25,7 +25,7 @@ const code = fc.constantFrom(
   ['/**', ' * A comment.', ' */', 'export type T = {a:string} | {b:number}'],
   ['const doc = `', ',* not a headline', ',#+begin_src inside', '`'],
   ['<<reference>>', 'export const after = [1,2]'],
-  ['const long = ["aaaaaaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", "ccccccccccccccccccccccccc", "dddddddddd", 1]'],
+  [`const long = [${'"aaaaaaaaaa", '.repeat(12)}1]`],
 )
 
 /** Text between blocks, as an Org document holds it. */
@@ -105,7 +105,9 @@ describe('fmt over generated documents', () => {
 describe("Org's escapes", () => {
   /** `org-unescape-code-in-string`, as tangling applies it. */
   const unescape = (line: string) => line.replace(/^([ \t]*,*),(\*|#\+)/, '$1$2')
-  const line = fc.array(fc.constantFrom(' ', '\t', ',', '*', '#', '+', 'a', '#+'), {maxLength: 8}).map((parts) => parts.join(''))
+  const line = fc
+    .array(fc.constantFrom(' ', '\t', ',', '*', '#', '+', 'a', '#+'), {maxLength: 8})
+    .map((parts) => parts.join(''))
 
   it('tangle back to the line, and leave no line Org would read as a headline or a keyword', () => {
     fc.assert(

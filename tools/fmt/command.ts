@@ -56,7 +56,8 @@ function filesOf(root: string, cwd: string): string[] {
 /** ` (3 of 7 blocks)` for a document, nothing for a code file. */
 function blocksChanged(file: FileOutcome): string {
   if (!file.blocks) return ''
-  return ` (${file.blocks.filter((block) => block.status === 'changed').length} of ${plural(file.blocks.length, 'block')})`
+  const changed = file.blocks.filter((block) => block.status === 'changed').length
+  return ` (${changed} of ${plural(file.blocks.length, 'block')})`
 }
 
 function plural(count: number, word: string): string {

@@ -4,19 +4,16 @@
  */
 import type {Message} from '../diagnostics.ts'
 
+/** What a block may be short of a whole program. */
+const FRAGMENTS =
+  'a block that is a fragment parses as a whole program, as the members of a class, or as its start or its end'
+
 /** The formatter could not parse the code, for REASON (the parser's own sentence). */
 export function unparsable(what: 'block' | 'file', reason: string): Message {
-  return {
-    ruleId: 'fmt/parse',
-    reason: `the ${what} does not parse (${reason}): it is left as it is`,
-    ...(what === 'block'
-      ? {
-          expected: [
-            'a block that is a fragment parses as a whole program, as the members of a class, or as its start or its end',
-          ],
-        }
-      : {}),
-  }
+  const reasonText = `the ${what} does not parse (${reason}): it is left as it is`
+  return what === 'block'
+    ? {ruleId: 'fmt/parse', reason: reasonText, expected: [FRAGMENTS]}
+    : {ruleId: 'fmt/parse', reason: reasonText}
 }
 
 /** The noweb reference <<NAME>> would not come back as it was written once the block was formatted. */
