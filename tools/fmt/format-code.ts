@@ -192,7 +192,7 @@ function syntaxError(error: unknown, attempt: Attempt): Failed {
 }
 
 /** Every line of TEXT that is not empty, after INDENT. */
-export function indentLines(text: string, indent: string): string {
+function indentLines(text: string, indent: string): string {
   return text
     .split('\n')
     .map((line) => (line === '' ? line : indent + line))
