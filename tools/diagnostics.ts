@@ -75,6 +75,8 @@ export const RULES = {
   'memory/damaged': ['error', "the memory database's hashes or root do not match its objects, or it is not a database: it was kept aside"],
   'memory/unavailable': ['error', 'the memory database could not be opened'],
   'core/internal': ['error', 'the core failed in a way it did not expect: a bug, reported without a stack trace'],
+  'fmt/parse': ['warning', 'a source block or file the formatter cannot parse: passepartout fmt leaves it as it is'],
+  'fmt/noweb': ['warning', 'a block whose noweb references formatting would move: passepartout fmt leaves it as it is'],
   'io/recovered': ['warning', 'a run killed while writing a document left it half done: this run finished or undid it'],
   'io/no-documents': ['warning', 'a folder given to a command holds no .org file'],
   'cache/damaged': ['warning', 'the tangle cache was damaged: it is discarded and every document read again'],

@@ -91,6 +91,7 @@ export const OPTIONS = {
   },
   frames: {type: 'boolean', help: 'show the Org lines around each diagnostic (default: when stderr is a terminal)'},
   'no-frames': {type: 'boolean', help: 'do not show them'},
+  check: {type: 'boolean', help: 'fmt: write nothing; list the files that would change, and exit 1 when one would'},
   help: {type: 'boolean', short: 'h', everywhere: true, help: "show this help, or a command's"},
   version: {type: 'boolean', everywhere: true, help: 'print the version'},
 } as const satisfies Record<string, OptionSpec>
@@ -158,6 +159,14 @@ export const COMMANDS = {
     operands: {kind: 'paths'},
     summary: 'the documents in load order (#+DEPENDS_ON: and :ID:)',
     options: ['json', 'dot', ...ORG_OUTPUT],
+    runs: 'toolchain',
+  },
+  fmt: {
+    operands: {kind: 'paths'},
+    summary:
+      'format the TypeScript and JavaScript blocks of Org documents in place, and .ts and .js files, at 120 ' +
+      "columns (default: the project's org/ and tools/)",
+    options: ['check', ...ORG_OUTPUT],
     runs: 'toolchain',
   },
   skills: {
