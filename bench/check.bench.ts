@@ -33,15 +33,20 @@ async function benchCorpus(size: number): Promise<void> {
   const root = writeCorpus(size)
   const full = median(Array.from({length: RUNS}, () => fullCheck(root, 'native')), (run) => run.ms)
   const unchanged = median(Array.from({length: RUNS}, () => fullCheck(root, 'native', {keep: true})), (run) => run.ms)
-  const forgotten = median(Array.from({length: RUNS}, () => fullCheck(root, 'native', {keep: true, dropMemory: true})), (run) => run.ms)
+  const forgotten = median(
+    Array.from({length: RUNS}, () => fullCheck(root, 'native', {keep: true, dropMemory: true})),
+    (run) => run.ms,
+  )
   const cold = median(Array.from({length: RUNS}, () => fullCheck(root, 'native', {keep: true, dropCache: true})), (run) => run.ms)
   const morph = median(Array.from({length: RUNS}, () => fullCheck(root, 'warm')), (run) => run.ms)
   const tscMs = median(Array.from({length: RUNS}, () => time(() => tsc(root))), (ms) => ms)
   const warm = await warmRechecks(root)
   console.log(`${size} documents, ${size} generated TypeScript files`)
   console.log(`  passepartout check (command, full, tsc ${tscVersion()}) ${full.ms.toFixed(0).padStart(7)} ms   peak ${(full.maxRssKb / 1024).toFixed(0)} MB (this process; tsc's own not counted)`)
-  console.log(`  passepartout check, nothing changed since    ${unchanged.ms.toFixed(0).padStart(7)} ms   peak ${(unchanged.maxRssKb / 1024).toFixed(0)} MB (the check's memory answers)`)
-  console.log(`    the same, the check's memory dropped       ${forgotten.ms.toFixed(0).padStart(7)} ms   peak ${(forgotten.maxRssKb / 1024).toFixed(0)} MB (the compiler runs again)`)
+  const row = (label: string, run: {ms: number; maxRssKb: number}, note: string) =>
+    console.log(`  ${label.padEnd(44)} ${run.ms.toFixed(0).padStart(7)} ms   peak ${(run.maxRssKb / 1024).toFixed(0)} MB ${note}`)
+  row('passepartout check, nothing changed since', unchanged, "(the check's memory answers)")
+  row("  the same, the check's memory dropped", forgotten, '(the compiler runs again)')
   console.log(`  passepartout check, cold (no tangle cache)   ${cold.ms.toFixed(0).padStart(7)} ms   peak ${(cold.maxRssKb / 1024).toFixed(0)} MB (as after every new build of the tool)`)
   console.log(`  passepartout check (command, full, ts-morph) ${morph.ms.toFixed(0).padStart(7)} ms   peak ${(morph.maxRssKb / 1024).toFixed(0)} MB`)
   console.log(`  tsc --noEmit (typescript ${tscVersion()}), same files   ${tscMs.toFixed(0).padStart(7)} ms`)
@@ -49,7 +54,8 @@ async function benchCorpus(size: number): Promise<void> {
   console.log(`    all ${CHANGES}, in the order of the changes: ${warm.times.map((ms) => ms.toFixed(0)).join(' ')}`)
   console.log(`  warm-up of the re-check program               ${warm.warmUp.toFixed(0).padStart(7)} ms`)
   console.log(`  whole-program check in the warm process       ${warm.whole.toFixed(0).padStart(7)} ms`)
-  console.log(`  full check / tsc: ${(full.ms / tscMs).toFixed(2)}x, cold / tsc: ${(cold.ms / tscMs).toFixed(2)}x (goal: 1.15x), unchanged / tsc: ${(unchanged.ms / tscMs).toFixed(2)}x (goal: 0.2x), without the memory ${(forgotten.ms / tscMs).toFixed(2)}x;  ts-morph full / native full: ${(morph.ms / full.ms).toFixed(2)}x;  whole-program / one-document p50: ${(warm.whole / warm.p50).toFixed(0)}x\n`)
+  console.log(`  full check / tsc: ${(full.ms / tscMs).toFixed(2)}x, cold / tsc: ${(cold.ms / tscMs).toFixed(2)}x (goal: 1.15x), unchanged / tsc: ${(unchanged.ms / tscMs).toFixed(2)}x (goal: 0.2x), \
+without the memory ${(forgotten.ms / tscMs).toFixed(2)}x;  ts-morph full / native full: ${(morph.ms / full.ms).toFixed(2)}x;  whole-program / one-document p50: ${(warm.whole / warm.p50).toFixed(0)}x\n`)
   fs.rmSync(root, {recursive: true, force: true})
 }
 
