@@ -43,8 +43,9 @@ async function benchCorpus(size: number): Promise<void> {
   const warm = await warmRechecks(root)
   console.log(`${size} documents, ${size} generated TypeScript files`)
   console.log(`  passepartout check (command, full, tsc ${tscVersion()}) ${full.ms.toFixed(0).padStart(7)} ms   peak ${(full.maxRssKb / 1024).toFixed(0)} MB (this process; tsc's own not counted)`)
-  const row = (label: string, run: {ms: number; maxRssKb: number}, note: string) =>
-    console.log(`  ${label.padEnd(44)} ${run.ms.toFixed(0).padStart(7)} ms   peak ${(run.maxRssKb / 1024).toFixed(0)} MB ${note}`)
+  const row = (label: string, run: {ms: number; maxRssKb: number}, note: string) => {
+    console.log(`  ${label.padEnd(44)} ${run.ms.toFixed(0).padStart(7)} ms   peak ${Math.round(run.maxRssKb / 1024)} MB ${note}`)
+  }
   row('passepartout check, nothing changed since', unchanged, "(the check's memory answers)")
   row("  the same, the check's memory dropped", forgotten, '(the compiler runs again)')
   console.log(`  passepartout check, cold (no tangle cache)   ${cold.ms.toFixed(0).padStart(7)} ms   peak ${(cold.maxRssKb / 1024).toFixed(0)} MB (as after every new build of the tool)`)
