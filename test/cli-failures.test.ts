@@ -192,7 +192,7 @@ describe("a document's writes are one transaction", () => {
   })
 
   it('answers for a document whose files the staging thread could not make, and writes the others', () => {
-    // Past the first 32 files a run stages on a thread of its own; an immutable folder refuses new files.
+    // A run of more than 32 documents stages on a thread of its own, in batches; an immutable folder refuses new files.
     const files: Record<string, string> = {'node_modules/.keep': '', 'locked/.keep': ''}
     for (let n = 0; n < 60; n++) files[`org/doc-${String(n).padStart(2, '0')}.org`] = block(`../out/${n}.ts`, ' :mkdirp yes')
     files['org/doc-45.org'] = block('../locked/x.ts')

@@ -155,7 +155,8 @@ describe('the native compiler', () => {
 
   it('fails with what the compiler said when it cannot run', async () => {
     const dir = project({'a.ts': 'export const a = 1\n', 'broken-tsc.mjs': 'console.error("no compiler here")\nprocess.exit(3)\n'})
-    const broken = new NativeChecker({command: process.execPath, args: [path.join(dir, 'broken-tsc.mjs')]}, undefined, path.join(dir, 'work'))
+    const compiler = {command: process.execPath, args: [path.join(dir, 'broken-tsc.mjs')], version: '7'}
+    const broken = new NativeChecker(compiler, undefined, path.join(dir, 'work'))
     await expect(broken.checkProgram([path.join(dir, 'a.ts')])).rejects.toThrow(/status 3: no compiler here/)
   })
 })

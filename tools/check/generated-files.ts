@@ -69,6 +69,18 @@ export class GeneratedFiles {
     return this.files.get(file)?.skill !== undefined
   }
 
+  /**
+   * What the sandbox rules' verdict on FILES depends on besides their text: the capabilities each skill among
+   * them is granted, a line each.
+   */
+  grants(files: readonly string[]): string {
+    const lines = files.flatMap((file) => {
+      const skill = this.files.get(file)?.skill
+      return skill ? [`${file}\t${[...skill.granted].sort().join(',')}`] : []
+    })
+    return lines.join('\n')
+  }
+
   /** A TypeScript problem at its Org position when the file was generated, else where TypeScript saw it (FALLBACK for problems of no file). */
   diagnosticOf(problem: TsProblem, fallback: string): Diagnostic {
     const extras = {code: problem.code, severity: problem.severity}

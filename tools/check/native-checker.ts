@@ -17,6 +17,14 @@ import {DEFAULT_COMPILER_OPTIONS, type TsProblem} from './checker.ts'
 export interface NativeCompiler {
   command: string
   args: string[]
+  /** The `typescript` package's version. */
+  version: string
+}
+
+/** What the compiler said of a program: its problems, and every file it read (absolute paths). */
+export interface ProgramCheck {
+  problems: TsProblem[]
+  read: string[]
 }
 
 /**
@@ -30,7 +38,8 @@ export function nativeCompiler(): NativeCompiler | undefined {
     const {version, bin} = JSON.parse(fs.readFileSync(manifest, 'utf8')) as {version: string; bin: {tsc: string}}
     if (Number.parseInt(version, 10) < 7) return undefined
     const executable = platformExecutable(manifest)
-    return executable ? {command: executable, args: []} : {command: process.execPath, args: [path.resolve(path.dirname(manifest), bin.tsc)]}
+    if (executable) return {command: executable, args: [], version}
+    return {command: process.execPath, args: [path.resolve(path.dirname(manifest), bin.tsc)], version}
   } catch {
     return undefined
   }
@@ -48,15 +57,18 @@ function platformExecutable(typescriptManifest: string): string | undefined {
 
 export class NativeChecker {
   constructor(
-    private readonly compiler: NativeCompiler,
+    readonly compiler: NativeCompiler,
     readonly tsconfig: string | undefined,
     /** Where the generated configuration goes: a folder of the project's cache. */
     private readonly workDir: string,
   ) {}
 
-  /** Problems of the program rooted at ROOTS, with the configuration's; rejects when the compiler cannot run or SIGNAL aborts it. */
-  async checkProgram(roots: readonly string[], signal?: AbortSignal): Promise<TsProblem[]> {
-    if (roots.length === 0) return []
+  /**
+   * Problems of the program rooted at ROOTS, with the configuration's, and the files the compiler read; rejects
+   * when the compiler cannot run or SIGNAL aborts it.
+   */
+  async checkProgram(roots: readonly string[], signal?: AbortSignal): Promise<ProgramCheck> {
+    if (roots.length === 0) return {problems: [], read: []}
     fs.mkdirSync(this.workDir, {recursive: true})
     // Real paths throughout: when node_modules (where the configuration goes) is a link, the compiler runs in
     // the real folder and names files from there; each is named back as the caller knows it.
@@ -65,11 +77,13 @@ export class NativeChecker {
     const config = path.join(workDir, `tsconfig.${process.pid}.${configs++}.json`)
     fs.writeFileSync(config, JSON.stringify(this.configFor([...known.keys()], workDir)))
     try {
-      const {status, output} = await run(this.compiler.command, [...this.compiler.args, '-p', config, '--pretty', 'false'], workDir, signal)
-      const problems = parseOutput(output, workDir).map((problem) => (problem.file === undefined ? problem : {...problem, file: known.get(problem.file) ?? problem.file}))
+      const args = [...this.compiler.args, '-p', config, '--pretty', 'false', '--listFiles']
+      const {status, output} = await run(this.compiler.command, args, workDir, signal)
+      const named = (file: string) => known.get(file) ?? file
+      const problems = parseOutput(output, workDir).map((each) => ({...each, file: each.file && named(each.file)}))
       // 0: clean; 1 and 2: problems reported. Anything else, or nothing said on a failure, is the compiler failing.
       if (status !== 0 && (status > 2 || problems.length === 0)) throw new Error(`tsc exited with status ${status}: ${output.trim()}`)
-      return problems
+      return {problems, read: listedFiles(output).map(named)}
     } finally {
       fs.rmSync(config, {force: true})
     }
@@ -104,6 +118,11 @@ function run(command: string, args: string[], cwd: string, signal: AbortSignal |
 
 const LOCATED = /^(.+)\((\d+),(\d+)\): (error|warning) (TS\d+): (.*)$/
 const GLOBAL = /^(error|warning) (TS\d+): (.*)$/
+
+/** The files `tsc --listFiles` names, one absolute path a line after its problems. */
+export function listedFiles(output: string): string[] {
+  return output.split(/\r?\n/).filter((line) => path.isAbsolute(line) && !LOCATED.test(line))
+}
 
 /** `tsc --pretty false` output: one problem per line, its chained details on the indented lines after it. */
 export function parseOutput(output: string, cwd: string): TsProblem[] {

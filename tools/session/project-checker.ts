@@ -15,7 +15,10 @@ import path from 'node:path'
 import type {ts} from 'ts-morph'
 import {isTypeScript, type TsProblem} from '../check/checker.ts'
 import {GeneratedFiles} from '../check/generated-files.ts'
-import {NativeChecker, nativeCompiler, nativeWorkDir} from '../check/native-checker.ts'
+import {CheckMemory, type Snapshot} from '../check/check-memory.ts'
+import {compilerIdentity, configurationInputs} from '../check/compiler-inputs.ts'
+import {NativeChecker, type NativeCompiler, nativeCompiler, nativeWorkDir} from '../check/native-checker.ts'
+import type {ProgramCheck} from '../check/native-checker.ts'
 import {suspectText} from '../check/suspects.ts'
 import type {WarmChecker} from '../check/warm-checker.ts'
 import {debug} from '../debug.ts'
@@ -23,6 +26,7 @@ import {type Diagnostic, diagnostic, isError} from '../diagnostics.ts'
 import {buildGraph} from '../graph/document-graph.ts'
 import {compilerFailed} from '../messages/check.ts'
 import type {DocumentMeta} from '../org/document-meta.ts'
+import {stateFile} from '../tangle/cache.ts'
 import type {TangleReport} from '../tangle/tangle.ts'
 
 const log = debug('check')
@@ -35,6 +39,8 @@ export interface CheckReport {
   checkedFiles: number
   /** Which compiler checked them. */
   checker: 'native' | 'warm'
+  /** Whether the answer is the last clean check's, nothing it came from having changed since (check-memory.ts). */
+  remembered: boolean
   elapsedMs: number
 }
 
@@ -46,6 +52,13 @@ export interface CheckerOptions {
   warmOnly: boolean
   /** The files the documents wrote last time, when known for every one of FILES (written.ts). */
   writtenBefore: (files: readonly string[]) => string[] | undefined
+  /**
+   * The tool's build: a clean answer of the native compiler is remembered for it, and stands while nothing it
+   * came from changes (check-memory.ts). Without one, every check runs the compiler.
+   */
+  tool?: string
+  /** The native compiler to check with, when not the installed `typescript` package's. */
+  compiler?: NativeCompiler
 }
 
 export class ProjectChecker {
@@ -62,45 +75,65 @@ export class ProjectChecker {
     this.generated = new GeneratedFiles(options.project, options.allowOutside)
     const tsconfig = options.project && path.join(options.project, 'tsconfig.json')
     this.tsconfig = tsconfig && fs.existsSync(tsconfig) ? tsconfig : undefined
-    const compiler = options.warmOnly ? undefined : nativeCompiler()
+    const compiler = options.warmOnly ? undefined : (options.compiler ?? nativeCompiler())
     this.native = compiler === undefined ? undefined : new NativeChecker(compiler, this.tsconfig, nativeWorkDir(options.project))
   }
 
   /** Tangle FILES with TANGLE and check the whole program their TypeScript files make. */
   async check(files: readonly string[], tangle: () => Promise<TangleReport>): Promise<CheckReport> {
     const started = performance.now()
+    const memory = this.memory()
     // The compiler starts at once on the files the documents wrote last time (written.ts). When the tangle finds
     // them all as they were, which is what a new build of the tool gives (it throws the tangle cache away, not
-    // the files), that answer stands, and the tangle ran beside the compiler instead of before it.
+    // the files), that answer stands, and the tangle ran beside the compiler instead of before it. Not when the
+    // last clean answer will stand (check-memory.ts): on two cores, the compiler would only slow the tangle.
     const guess = this.native && this.options.writtenBefore(files)?.filter(isTypeScript).sort()
     const abandon = new AbortController()
-    const early = guess && this.native!.checkProgram(guess, abandon.signal)
-    early?.catch(() => {})
+    const early = guess && !memory?.recall(guess) ? this.compile(guess, memory, abandon.signal) : undefined
+    early?.check.catch(() => {})
     const {report, extra, touched} = this.record(await tangle())
     this.warm?.update(touched)
     const roots = this.generated.all()
-    const guessed = guess !== undefined && guess.join('\0') === roots.join('\0') && report.outcomes.every((outcome) => outcome.status === 'unchanged')
-    log?.(`tangled ${report.documents.length} documents; checking ${roots.length} files${early ? (guessed ? ' (the early check stands)' : ' (the early check is dropped)') : ''}`)
+    const grants = this.generated.grants(roots)
+    const recalled = memory?.recall(roots, grants)
+    const unchanged = report.outcomes.every((outcome) => outcome.status === 'unchanged')
+    const guessed = !recalled && guess !== undefined && guess.join('\0') === roots.join('\0') && unchanged
+    const how = recalled ? ' (the last clean answer stands)' : guessed ? ' (the early check stands)' : ''
+    log?.(`tangled ${report.documents.length} documents; checking ${roots.length} files${how}`)
     if (early && !guessed) abandon.abort()
+    if (recalled) {
+      const diagnostics = [...report.diagnostics, ...extra, ...this.map(recalled)]
+      const elapsedMs = performance.now() - started
+      return {tangle: report, diagnostics, checkedFiles: roots.length, checker: 'native', remembered: true, elapsedMs}
+    }
     let checker: CheckReport['checker'] = 'native'
-    let problems: Promise<TsProblem[]>
-    if (this.native) problems = guessed ? early! : this.native.checkProgram(roots)
+    let compilation: {check: Promise<ProgramCheck>; snapshot?: Snapshot}
+    if (this.native) compilation = guessed ? early! : this.compile(roots, memory)
     else {
       checker = 'warm'
       // A new warm program loads every generated file; one already warm was updated above.
-      problems = this.warmChecker().then((warm) => warm.checkProgram())
+      compilation = {check: this.warmChecker().then((warm) => ({problems: warm.checkProgram(), read: []}))}
     }
     // While the compiler runs in its own process, hold the skills to their capabilities here.
     const skills = roots.filter((file) => this.generated.isSkill(file))
     const sandbox = await this.sandbox(skills)
     log?.(`sandbox rules done on ${skills.length} skill files`)
-    const found = await problems.then(
-      (list) => this.map(list),
-      (error: Error) => [diagnostic(this.tsconfig ?? this.options.project ?? process.cwd(), compilerFailed(error.message))],
-    )
+    const result = await compilation.check.catch((error: Error) => error)
+    const configuration = this.tsconfig ?? this.options.project ?? process.cwd()
+    let found: Diagnostic[]
+    if (result instanceof Error) found = [diagnostic(configuration, compilerFailed(result.message))]
+    else {
+      found = this.map(result.problems)
+      // A clean answer is remembered, for the next check to give while nothing it came from changes.
+      if (compilation.snapshot && !found.some(isError) && !sandbox.some(isError)) {
+        const kept = memory!.remember(compilation.snapshot, grants, result.read, result.problems)
+        log?.(kept ? 'a clean answer: remembered' : 'a clean answer, not remembered: a file it read changed meanwhile')
+      }
+    }
     log?.(`${checker} compiler done: ${found.length} problems`)
     const diagnostics = [...report.diagnostics, ...extra, ...found, ...sandbox]
-    return {tangle: report, diagnostics, checkedFiles: roots.length, checker, elapsedMs: performance.now() - started}
+    const elapsedMs = performance.now() - started
+    return {tangle: report, diagnostics, checkedFiles: roots.length, checker, remembered: false, elapsedMs}
   }
 
   /**
@@ -125,7 +158,8 @@ export class ProjectChecker {
     )
     const diagnostics = [...report.diagnostics, ...extra, ...this.map(warm.check(checked)), ...sandbox]
     log?.('checked')
-    return {tangle: report, diagnostics, checkedFiles: checked.length, checker: 'warm', elapsedMs: performance.now() - started}
+    const elapsedMs = performance.now() - started
+    return {tangle: report, diagnostics, checkedFiles: checked.length, checker: 'warm', remembered: false, elapsedMs}
   }
 
   /** Load every generated file into the warm program and check one, so that the first `recheck` after a save is as fast as the next. */
@@ -149,6 +183,20 @@ export class ProjectChecker {
     extra.unshift(...this.graphDiagnostics)
     log?.('document graph built')
     return {report, extra, touched}
+  }
+
+  /** The memory of the last clean check, when this checker remembers (`CheckerOptions.tool`) and is native. */
+  private memory(): CheckMemory | undefined {
+    const {tool, project} = this.options
+    if (!this.native || !tool || !project) return undefined
+    const parts = {tool, compiler: compilerIdentity(this.native.compiler), tsconfig: this.tsconfig}
+    return CheckMemory.open(stateFile(project, 'check'), parts)
+  }
+
+  /** Start the native compiler on ROOTS; with MEMORY, the files it is about to read are looked at first. */
+  private compile(roots: readonly string[], memory: CheckMemory | undefined, signal?: AbortSignal) {
+    const snapshot = memory?.snapshot(roots, configurationInputs(this.options.project!, this.tsconfig))
+    return {snapshot, check: this.native!.checkProgram(roots, signal)}
   }
 
   private async warmChecker(): Promise<WarmChecker> {

@@ -227,6 +227,7 @@ export class ProjectSession {
           allowOutside: this.allowOutside,
           warmOnly: this.options.warmOnly === true,
           writtenBefore: (files) => this.written?.filesOf(files),
+          tool: this.options.cache === false ? undefined : process.env.PASSEPARTOUT_BUILD,
         }),
     )
     return this.checker

@@ -110,6 +110,7 @@ export async function tangle(options: TangleOptions): Promise<TangleReport> {
     if (cached) documents[index] = fromCache(file, cached)
     else toPlan.push(index)
   })
+  if (!options.dryRun) for (const index of toPlan) runOf(options.files[index]!).expect(toPlan.length)
   const runOptions = {allowOutside: options.allowOutside ?? [], sourceMaps: options.sourceMaps === true}
   // The reader and the planner are loaded only when a document must be read: a run the cache answers does without.
   const {planForRun} = toPlan.length > 0 ? await import('./run-document.ts') : {planForRun: undefined}

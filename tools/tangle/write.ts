@@ -16,10 +16,10 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import {Worker} from 'node:worker_threads'
 import type {DiskView} from './disk.ts'
 import {JournalWriter} from './journal.ts'
 import type {WriteTarget} from './run-document.ts'
+import {type StageEntry, stageDocument, type StageResult, StagingThread} from './staging.ts'
 
 export type WriteStatus = 'written' | 'unchanged' | 'mode-changed'
 
@@ -62,77 +62,10 @@ export class TargetWriteError extends Error {
 /** What became of a document: the status of each target, or the error that left it as it was. */
 export type DocumentWriteResult = {statuses: WriteStatus[]} | {error: TargetWriteError}
 
-/** One file to stage: where, what, and the second name to give the file it replaces. */
-interface StageEntry {
-  target: string
-  temporary: string
-  backup: string | null
-  /** The bytes to write, in a buffer of their own (moved, not copied, to the staging thread). */
-  content: Uint8Array
-  /** Permission bits to set, or null for the default of a new file. */
-  mode: number | null
-  makeDirectory: boolean
-}
-
-/** What staging a document came to: on a failure, which entry failed and what its undo could not remove. */
-interface StageResult {
-  id: number
-  failedAt: number | null
-  message: string
-  createdDirectories: string[]
-  left: string[]
-}
-
-/**
- * Stage the files of one document, or none of them: on a failure, what was made is removed again. It runs on
- * the staging thread from its source text, so it names nothing outside itself: the modules come as arguments.
- */
-function stageDocument(fs: typeof import('node:fs'), path: typeof import('node:path'), id: number, entries: readonly StageEntry[]): StageResult {
-  const createdDirectories: string[] = []
-  let at = 0
-  try {
-    for (; at < entries.length; at++) {
-      const entry = entries[at]!
-      if (entry.makeDirectory) {
-        const created = fs.mkdirSync(path.dirname(entry.target), {recursive: true})
-        if (created) createdDirectories.push(created)
-      }
-      fs.writeFileSync(entry.temporary, entry.content, {mode: 0o666})
-      if (entry.mode !== null) fs.chmodSync(entry.temporary, entry.mode)
-      // A second name for the file about to be replaced: what an undo puts back.
-      if (entry.backup) fs.linkSync(entry.target, entry.backup)
-    }
-    return {id, failedAt: null, message: '', createdDirectories, left: []}
-  } catch (error) {
-    const left: string[] = []
-    // The undo goes on past a step it cannot take, and names what it had to leave.
-    const attempt = (what: string, step: () => void) => {
-      try {
-        step()
-      } catch {
-        left.push(what)
-      }
-    }
-    for (const entry of entries) {
-      attempt(entry.temporary, () => fs.rmSync(entry.temporary, {force: true}))
-      const backup = entry.backup
-      if (backup) attempt(backup, () => fs.rmSync(backup, {force: true}))
-    }
-    for (const directory of createdDirectories.reverse()) attempt(directory, () => fs.rmSync(directory, {recursive: true, force: true}))
-    return {id, failedAt: at, message: (error as Error).message, createdDirectories: [], left}
-  }
-}
-
-/** The staging thread: stageDocument on every job it is sent, answered in order. */
-const STAGER_SOURCE = `
-const {parentPort} = require('node:worker_threads')
-const stageDocument = ${stageDocument.toString()}
-parentPort.on('message', ({id, entries}) => parentPort.postMessage(stageDocument(require('node:fs'), require('node:path'), id, entries)))
-`
-
 /**
  * Files staged on this thread before a run starts the staging thread: it takes ~20 ms to start, and a file
- * costs 0.1-0.8 ms to create on the disks measured here.
+ * costs 0.1-0.8 ms to create on the disks measured here. A run told it has more documents than that to
+ * stage (`expect`) starts the thread at once and stages none here.
  */
 const STAGE_HERE = 32
 
@@ -160,13 +93,24 @@ export class WriteRun {
   private readonly documents: RunDocument[] = []
   private readonly journal: JournalWriter
   private stagedHere = 0
-  private stager: {worker: Worker; pending: Map<number, (result: StageResult) => void>} | undefined
+  private stager: StagingThread | undefined
 
   constructor(
     journalFile: string,
     private readonly disk: DiskView,
   ) {
     this.journal = new JournalWriter(journalFile)
+  }
+
+  /**
+   * The run is about to plan DOCUMENTS documents: when they are many, the staging thread starts now, while
+   * the planner loads and plans the first one, and every file is staged there (measured at 1000 documents:
+   * the thread stood idle, waiting for its first job, while this one created the first 32 files).
+   */
+  expect(documents: number): void {
+    if (documents <= STAGE_HERE) return
+    this.stagedHere = STAGE_HERE
+    this.stager ??= this.startStager()
   }
 
   /** Stage the files of DOCUMENT that change (a failure is in `commit`'s answer). */
@@ -214,7 +158,7 @@ export class WriteRun {
       run.createdDirectories = result.createdDirectories
       if (result.failedAt !== null) this.fail(run, result.failedAt, new Error(result.message), result.left)
     }
-    if (this.stager) void this.stager.worker.terminate()
+    this.stager?.close()
     this.stager = undefined
     const staged = this.documents.filter((run) => run.entries.length > 0 && !run.error)
     for (const run of staged.filter((run) => dropped.has(run.document))) {
@@ -241,28 +185,16 @@ export class WriteRun {
 
   /** Stage ENTRIES on the staging thread, while this one plans the next documents. */
   private stageElsewhere(id: number, entries: StageEntry[]): Promise<StageResult> {
-    if (!this.stager) {
-      const worker = new Worker(STAGER_SOURCE, {eval: true})
-      const pending = new Map<number, (result: StageResult) => void>()
-      worker.on('message', (result: StageResult) => {
-        pending.get(result.id)?.(result)
-        pending.delete(result.id)
-      })
-      // A thread that cannot run leaves its jobs to this one (the bytes it was sent went with it: encoded again).
-      worker.on('error', () => {
-        for (const [job, resolve] of pending) {
-          const run = this.documents[job]!
-          for (const entry of run.entries) entry.content = encoder.encode(run.targets.find((target) => target.path === entry.target)!.content)
-          resolve(stageDocument(fs, path, job, run.entries))
-        }
-        pending.clear()
-      })
-      this.stager = {worker, pending}
-    }
-    const stager = this.stager
-    return new Promise((resolve) => {
-      stager.pending.set(id, resolve)
-      stager.worker.postMessage({id, entries}, entries.map((entry) => entry.content.buffer as ArrayBuffer))
+    return (this.stager ??= this.startStager()).stage(id, entries)
+  }
+
+  /** The staging thread; one that cannot run leaves its jobs to this one (the bytes it was sent are encoded again). */
+  private startStager(): StagingThread {
+    return new StagingThread((job) => {
+      const run = this.documents[job]!
+      const textOf = (file: string) => run.targets.find((target) => target.path === file)!.content
+      for (const entry of run.entries) entry.content = encoder.encode(textOf(entry.target))
+      return stageDocument(fs, path, job, run.entries)
     })
   }
 
