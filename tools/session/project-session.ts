@@ -134,8 +134,10 @@ export class ProjectSession {
     const outputs = new Map<string, Map<string, string>>()
     for (const document of this.written?.documentsUnder(folder) ?? []) {
       const files = new Map<string, string>()
-      // A file gone holds nothing a tangle would write.
-      for (const target of this.written!.targetsOf(document)) files.set(target, fs.existsSync(target) ? hashOf(fs.readFileSync(target)) : '')
+      for (const target of this.written!.targetsOf(document)) {
+        // A file gone holds nothing a tangle would write.
+        files.set(target, fs.existsSync(target) ? hashOf(fs.readFileSync(target)) : '')
+      }
       outputs.set(document, files)
     }
     return outputs
