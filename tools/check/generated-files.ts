@@ -59,6 +59,12 @@ export class GeneratedFiles {
     return [...previous.filter((file) => !current.includes(file)), ...current]
   }
 
+  /** DOCUMENT is gone: the files it wrote are no longer its (they stay on disk until a tangle prunes them). */
+  forget(document: string): void {
+    for (const file of this.filesOf.get(document) ?? []) this.files.delete(file)
+    this.filesOf.delete(document)
+  }
+
   /** Every generated TypeScript file recorded, sorted. */
   all(): string[] {
     return [...this.files.keys()].sort()

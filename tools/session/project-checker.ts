@@ -27,7 +27,9 @@ import {buildGraph} from '../graph/document-graph.ts'
 import {compilerFailed} from '../messages/check.ts'
 import type {DocumentMeta} from '../org/document-meta.ts'
 import {stateFile} from '../tangle/cache.ts'
+import {isInside, skillsFolder} from '../project.ts'
 import type {TangleReport} from '../tangle/tangle.ts'
+import {skillTwins} from './skill-twins.ts'
 
 const log = debug('check')
 
@@ -179,7 +181,7 @@ export class ProjectChecker {
       else this.documents.delete(document.path)
       if (JSON.stringify(before) !== JSON.stringify(document.meta)) this.graphDiagnostics = undefined
     }
-    this.graphDiagnostics ??= buildGraph([...this.documents.values()], {base: this.options.project ?? process.cwd()}).diagnostics
+    this.graphDiagnostics ??= this.graph()
     extra.unshift(...this.graphDiagnostics)
     log?.('document graph built')
     return {report, extra, touched}
@@ -197,6 +199,28 @@ export class ProjectChecker {
   private compile(roots: readonly string[], memory: CheckMemory | undefined, signal?: AbortSignal) {
     const snapshot = memory?.snapshot(roots, configurationInputs(this.options.project!, this.tsconfig))
     return {snapshot, check: this.native!.checkProgram(roots, signal)}
+  }
+
+  /**
+   * The document graph's diagnostics, with the skills as the core loads them: a twin (a second skill document
+   * of a name, skill-twins.ts) is refused by the core, so a word that names its file names the other one.
+   */
+  private graph(): Diagnostic[] {
+    const skills = this.options.project && skillsFolder(this.options.project)
+    const twins = skills ? skillTwins([...this.documents.keys()].filter((file) => isInside(file, skills))) : new Map()
+    const documents = [...this.documents.values()].filter((meta) => !twins.has(meta.path))
+    return buildGraph(documents, {base: this.options.project ?? process.cwd()}).diagnostics
+  }
+
+  /**
+   * The documents FILES are gone: what they declared leaves the graph, and what they wrote the checked program
+   * (their files stay on disk until a tangle with --prune removes them).
+   */
+  forget(files: readonly string[]): void {
+    for (const file of files) {
+      if (this.documents.delete(file)) this.graphDiagnostics = undefined
+      this.generated.forget(file)
+    }
   }
 
   private async warmChecker(): Promise<WarmChecker> {

@@ -21,7 +21,7 @@ import {TangleCache} from '../tangle/cache.ts'
 import {DiskView} from '../tangle/disk.ts'
 import type {DocumentPlan} from '../tangle/tangle-document.ts'
 import {type TangleReport, tangle} from '../tangle/tangle.ts'
-import {WrittenFiles} from '../tangle/written.ts'
+import {hashOf, WrittenFiles} from '../tangle/written.ts'
 import type {CheckReport, ProjectChecker} from './project-checker.ts'
 import type {SkillDocument} from './skill-documents.ts'
 
@@ -111,6 +111,36 @@ export class ProjectSession {
       this.checked.set(message.file, [...(this.checked.get(message.file) ?? []), message])
     }
     return report
+  }
+
+  /**
+   * FILES, documents that were removed, are forgotten: the plans kept of them, what the last check found in
+   * them, and, by the checker, what they declared (the document graph) and the files they wrote.
+   */
+  async forget(files: readonly string[]): Promise<void> {
+    for (const file of files) {
+      this.skillPlans.delete(file)
+      this.checked.delete(file)
+    }
+    if (this.checker) (await this.checker).forget(files)
+  }
+
+  /**
+   * What each document under FOLDER wrote when it was last tangled (the session's record): its files, each with a
+   * hash of what it holds now (`TargetOutcome.hash` is the same hash). Empty for a folder the record does not
+   * cover (outside the project).
+   */
+  outputsUnder(folder: string): Map<string, Map<string, string>> {
+    const outputs = new Map<string, Map<string, string>>()
+    for (const document of this.written?.documentsUnder(folder) ?? []) {
+      const files = new Map<string, string>()
+      for (const target of this.written!.targetsOf(document)) {
+        // A file gone holds nothing a tangle would write.
+        files.set(target, fs.existsSync(target) ? hashOf(fs.readFileSync(target)) : '')
+      }
+      outputs.set(document, files)
+    }
+    return outputs
   }
 
   /** Make the first re-check after a save as fast as the next (see ProjectChecker.warmUp). */
