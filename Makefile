@@ -22,9 +22,11 @@ check: $(DEPS)
 	$(CLI) check --prune
 	npx tsc -p tsconfig.json --noEmit
 
-# The core's and the skills' tests are tangled from org/: tangle and check everything first.
+# The core's and the skills' tests are tangled from org/: tangle and check everything first. Says how long it all
+# took (vitest's summary gives the tests' own duration).
+test: STARTED := $(shell date +%s)
 test: check
-	npx vitest run
+	@npx vitest run; status=$$?; echo "make test: $$(($$(date +%s) - $(STARTED))) s (tangle, check and tests)"; exit $$status
 
 watch: $(DEPS)
 	$(CLI) watch

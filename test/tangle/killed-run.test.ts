@@ -3,7 +3,7 @@
  * read the journal: each document's two files are both of the old version or both of the new, and no
  * temporary file or second name is left.
  */
-import {spawn, spawnSync} from 'node:child_process'
+import {type ChildProcess, spawn, spawnSync} from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -23,6 +23,28 @@ function writeVersion(dir: string, version: number): void {
 
 const versionOf = (file: string) => /= (\d+)\n/.exec(fs.readFileSync(file, 'utf8'))?.[1]
 
+/** How long a run may take to reach the point it is killed at, on a loaded machine. */
+const WAIT_MS = 30_000
+
+/**
+ * Resolves once the journals in FOLDER have changed COUNT times (a run's journal made, a line appended to it),
+ * or once CHILD has ended (it finished first); rejects after WAIT_MS, saying what it waited for.
+ */
+function journalChanges(folder: string, count: number, child: ChildProcess): Promise<void> {
+  let seen = 0
+  const watcher = fs.watch(folder)
+  let timer: NodeJS.Timeout | undefined
+  return new Promise<void>((resolve, reject) => {
+    watcher.on('change', () => ++seen >= count && resolve())
+    child.on('exit', () => resolve())
+    const late = () => reject(new Error(`${count} changes of the tangle's journal: ${seen} within ${WAIT_MS} ms`))
+    timer = setTimeout(late, WAIT_MS)
+  }).finally(() => {
+    clearTimeout(timer)
+    watcher.close()
+  })
+}
+
 describe('a tangle killed in the middle of its writes', () => {
   it('leaves each document wholly old or wholly new once the next run has recovered', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-killed-'))
@@ -32,16 +54,18 @@ describe('a tangle killed in the middle of its writes', () => {
     fs.writeFileSync(path.join(dir, 'unrelated.org'), '#+begin_src typescript :tangle unrelated.ts\nx\n#+end_src\n')
     writeVersion(dir, 1)
     expect(spawnSync(cli, ['tangle', '--no-cache'], {cwd: dir}).status).toBe(0)
+    const journal = path.join(dir, 'node_modules/.cache/passepartout/journal')
     let interrupted = 0
     for (let round = 2; round <= 7; round++) {
       writeVersion(dir, round)
       const child = spawn(cli, ['tangle', '--no-cache'], {cwd: dir, stdio: 'ignore'})
       const exited = new Promise((resolve) => child.on('exit', resolve))
-      // Somewhere in the run: the start-up takes ~100 ms, the writes the rest.
-      await new Promise((resolve) => setTimeout(resolve, 120 + 60 * (round - 2)))
+      // Somewhere in its writes, however long its start-up takes: the journal has a line per document staged, one
+      // when the renames begin, one per document settled (the watch may see several appends as one change).
+      await journalChanges(journal, 1 + 50 * (round - 2), child)
       child.kill('SIGKILL')
       await exited
-      const journals = fs.readdirSync(path.join(dir, 'node_modules/.cache/passepartout/journal'), {withFileTypes: true}).filter((entry) => entry.isFile())
+      const journals = fs.readdirSync(journal, {withFileTypes: true}).filter((entry) => entry.isFile())
       if (journals.length > 0) interrupted++
       // Another document's run reads the journal first.
       const recovery = spawnSync(cli, ['tangle', '--no-cache', 'unrelated.org'], {cwd: dir, encoding: 'utf8'})

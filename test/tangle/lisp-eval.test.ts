@@ -560,6 +560,12 @@ describe('header arguments with Lisp forms', () => {
 })
 
 describe('guards', () => {
+  // The bounds are on the work done, so they count this process's CPU time: on a loaded machine the clock on the
+  // wall runs on while other processes have the cores.
+  const cpuMs = () => {
+    const {user, system} = process.cpuUsage()
+    return (user + system) / 1000
+  }
   const nest = (depth: number, open: string, close: string, inner: string) => `${open.repeat(depth)}${inner}${close.repeat(depth)}`
 
   it(`evaluates forms nested ${FORM_NESTING_LIMIT} deep and refuses deeper ones before reading them`, () => {
@@ -571,15 +577,15 @@ describe('guards', () => {
   })
 
   it('reads 100,000 nested openings without overflowing the stack, in bounded time', () => {
-    const started = performance.now()
+    const started = cpuMs()
     for (const form of ['('.repeat(100_000), nest(100_000, '(', ')', ''), '['.repeat(100_000), "'".repeat(100_000), `(concat ${'('.repeat(100_000)}`]) {
       expect(evaluateLisp(form, CONTEXT).kind).toBe('refused')
     }
-    expect(performance.now() - started).toBeLessThan(2000)
+    expect(cpuMs() - started).toBeLessThan(2000)
   })
 
   it('evaluates megabyte-sized strings and long argument lists in linear time', () => {
-    const started = performance.now()
+    const started = cpuMs()
     const big = 'a'.repeat(1_000_000)
     expect(babelRead(`(concat "${big}" ".el")`, true, CONTEXT)).toEqual({kind: 'string', value: `${big}.el`})
     expect(parseHeaderArguments(`:tangle (format "%s%s" default-directory "${big}")`, true, CONTEXT)[0]!.value).toEqual({kind: 'string', value: `/home/alice/notes/${big}`})
@@ -589,7 +595,7 @@ describe('guards', () => {
     expect(babelRead(`(expand-file-name "${'a/../'.repeat(200_000)}b")`, true, CONTEXT)).toEqual({kind: 'string', value: '/home/alice/notes/b'})
     expect(babelRead(`(concat ${'"a" '.repeat(100_000)})`, true, CONTEXT)).toEqual({kind: 'string', value: 'a'.repeat(100_000)})
     expect(babelRead(`(format "${'%s'.repeat(50_000)}" ${'"b" '.repeat(50_000)})`, true, CONTEXT)).toEqual({kind: 'string', value: 'b'.repeat(50_000)})
-    expect(performance.now() - started).toBeLessThan(3000)
+    expect(cpuMs() - started).toBeLessThan(3000)
   })
 })
 
