@@ -19,6 +19,7 @@ import path from 'node:path'
 import {CoreClient} from '../generated/core/client.ts'
 import {Core} from '../generated/core/core.ts'
 import {Daemon} from '../generated/core/daemon.ts'
+import {shippedProject} from './shipped-project.ts'
 
 const repo = process.env.PASSEPARTOUT_HOME ?? path.resolve(import.meta.dirname, '..')
 const CLIENTS = 200
@@ -27,7 +28,7 @@ const MESSAGES = 50
 export async function main(args: string[]): Promise<number> {
   if (args[0] === '--retention') return retentionChild()
   console.log(`daemon benchmark: node ${process.version}; ${os.cpus().length} CPUs\n`)
-  const root = writeProject()
+  const root = shippedProject(repo, 'pp-daemon-bench-')
   const core = spawn(path.join(repo, 'bin/passepartout'), ['run', '--no-watch'], {cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: {...process.env, PASSEPARTOUT_BACKENDS: 'offline'}})
   let out = ''
   core.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()))
@@ -91,7 +92,7 @@ function retention(): string {
 }
 
 async function retentionChild(): Promise<number> {
-  const root = writeProject()
+  const root = shippedProject(repo, 'pp-daemon-bench-')
   const {core} = await Core.start({root, env: {PASSEPARTOUT_BACKENDS: 'offline'}})
   const daemon = await Daemon.listen({root, identity: {pid: process.pid, version: 'bench', root}, serve: async (request) => (request.action === 'send' ? {result: await core.ask(request.text)} : {})})
   const collect = () => {
@@ -132,23 +133,6 @@ async function alone(root: string): Promise<string> {
 
 async function resources(client: CoreClient): Promise<{rss: number; heapUsed: number}> {
   return ((await client.request({action: 'status'})) as {process: {rss: number; heapUsed: number}}).process
-}
-
-/** A project with the shipped skills that checks as a user's does (`passepartout` resolves to this installation). */
-function writeProject(): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'pp-daemon-bench-'))
-  const compilerOptions = {target: 'ES2022', lib: ['ES2023'], module: 'ESNext', moduleResolution: 'Bundler', allowImportingTsExtensions: true, noEmit: true, strict: true, skipLibCheck: true, types: ['node']}
-  fs.writeFileSync(path.join(root, 'package.json'), '{}\n')
-  fs.writeFileSync(path.join(root, 'tsconfig.json'), JSON.stringify({compilerOptions, include: ['generated']}))
-  // The packages the skills' tests import too (vitest), beside passepartout itself.
-  fs.mkdirSync(path.join(root, 'node_modules'))
-  for (const entry of fs.readdirSync(path.join(repo, 'node_modules'))) {
-    if (entry !== '.cache') fs.symlinkSync(path.join(repo, 'node_modules', entry), path.join(root, 'node_modules', entry))
-  }
-  fs.symlinkSync(repo, path.join(root, 'node_modules', 'passepartout'))
-  fs.mkdirSync(path.join(root, 'org', 'skills'), {recursive: true})
-  for (const name of ['policy', 'bouncer', 'shell-guard']) fs.copyFileSync(path.join(repo, 'org', 'skills', `${name}.org`), path.join(root, 'org', 'skills', `${name}.org`))
-  return root
 }
 
 const mb = (bytes: number) => (bytes / 1e6).toFixed(1)

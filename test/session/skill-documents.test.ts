@@ -3,9 +3,10 @@
  * modules from the tangle, the refusals of the sandbox rules, and their load
  * order. Real documents in a temporary project.
  */
+import {spawnSync} from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import {describe, expect, it} from 'vitest'
+import {afterEach, describe, expect, it, vi} from 'vitest'
 import {formatDiagnostic} from '../../tools/diagnostics.ts'
 import {ProjectSession} from '../../tools/session/project-session.ts'
 import {skillGraph} from '../../tools/session/skill-documents.ts'
@@ -94,6 +95,67 @@ describe('a skill document read by the session', () => {
     fs.writeFileSync(file, block('../../generated/skills/one.ts', 'export const one = 2'))
     const changed = await session.readSkill(file)
     expect(changed.modules[0]!.code).toBe('export const one = 2\n')
+  })
+})
+
+describe("the sandbox rules' remembered verdicts", () => {
+  const runner = (capabilities: string, ...lines: string[]) => `#+TITLE: Runner\n${capabilities}${block('runner.ts', ...lines)}`
+  const shell = ["import {execSync} from 'node:child_process'", "export const run = () => execSync('ls')"]
+  const cached = (dir: string) => path.join(dir, 'node_modules/.cache/passepartout/sandbox.json')
+  const status = async (dir: string) => {
+    const document = await read(dir, 'org/skills/runner.org')
+    return [document.blocked, ...document.problems.map((message) => message.ruleId)]
+  }
+  // A session remembers verdicts for a build of the tool only (`bin/launch.mjs` names it): these tests are one.
+  const remembering = () => vi.stubEnv('PASSEPARTOUT_BUILD', 'test-build')
+  afterEach(() => vi.unstubAllEnvs())
+
+  it('blocks a remembered-clean module once its text uses what it was not granted', async () => {
+    remembering()
+    const dir = project({'node_modules/.keep': '', 'org/skills/runner.org': runner('#+CAPABILITIES: shell\n', ...shell)})
+    expect(await status(dir)).toEqual([undefined])
+    expect(Object.keys(JSON.parse(fs.readFileSync(cached(dir), 'utf8')).clean)).toHaveLength(1)
+    expect(await status(dir)).toEqual([undefined])
+    fs.writeFileSync(path.join(dir, 'org/skills/runner.org'), runner('#+CAPABILITIES: shell\n', ...shell, "import 'node:net'"))
+    expect(await status(dir)).toEqual(['sandbox-blocked', 'sandbox/network'])
+  })
+
+  it('blocks a remembered-clean module once its document no longer grants what it uses', async () => {
+    remembering()
+    const dir = project({'node_modules/.keep': '', 'org/skills/runner.org': runner('#+CAPABILITIES: shell\n', ...shell)})
+    expect(await status(dir)).toEqual([undefined])
+    fs.writeFileSync(path.join(dir, 'org/skills/runner.org'), runner('', ...shell))
+    expect(await status(dir)).toEqual(['sandbox-blocked', 'sandbox/restricted-import'])
+  })
+
+  it.each([
+    ['not JSON', '{"key": "'],
+    ['of another shape', JSON.stringify({format: 1, clean: ['everything']})],
+    ['of another format', JSON.stringify({format: 0, clean: {}})],
+  ])('ignores a memory that is %s, and writes it afresh', async (_what, text) => {
+    remembering()
+    const dir = project({'node_modules/.keep': '', 'org/skills/runner.org': runner('', ...shell)})
+    fs.mkdirSync(path.dirname(cached(dir)), {recursive: true})
+    fs.writeFileSync(cached(dir), text)
+    expect(await status(dir)).toEqual(['sandbox-blocked', 'sandbox/restricted-import'])
+    fs.writeFileSync(path.join(dir, 'org/skills/runner.org'), runner('#+CAPABILITIES: shell\n', ...shell))
+    expect(await status(dir)).toEqual([undefined])
+    expect(Object.keys(JSON.parse(fs.readFileSync(cached(dir), 'utf8')).clean)).toHaveLength(1)
+  })
+
+  it('spares a boot with a warm memory the parse, and a changed module is parsed and blocked before it loads', () => {
+    const cli = path.resolve(import.meta.dirname, '../../bin/passepartout')
+    const dir = project({'node_modules/.keep': '', 'org/skills/runner.org': runner('#+CAPABILITIES: shell\n', ...shell)})
+    const skills = () => {
+      const env = {...process.env, DEBUG: 'passepartout:sandbox'}
+      const result = spawnSync(cli, ['skills', '--json'], {cwd: dir, encoding: 'utf8', env})
+      const {skills} = JSON.parse(result.stdout) as {skills: {name: string; status: string}[]}
+      return [result.stderr.match(/runner: .*/)?.[0], ...skills.map((skill) => `${skill.name} ${skill.status}`)]
+    }
+    expect(skills()).toEqual(['runner: 1 modules parsed, 0 judged clean before', 'runner ready'])
+    expect(skills()).toEqual(['runner: 0 modules parsed, 1 judged clean before', 'runner ready'])
+    fs.writeFileSync(path.join(dir, 'org/skills/runner.org'), runner('#+CAPABILITIES: shell\n', ...shell, "import 'node:net'"))
+    expect(skills()).toEqual(['runner: 1 modules parsed, 0 judged clean before', 'runner sandbox-blocked'])
   })
 })
 

@@ -75,6 +75,11 @@ export class GeneratedFiles {
     return this.files.get(file)?.skill !== undefined
   }
 
+  /** The capabilities the skill file FILE is granted; undefined when it is not a skill's. */
+  grantedTo(file: string): ReadonlySet<Capability> | undefined {
+    return this.files.get(file)?.skill?.granted
+  }
+
   /**
    * What the sandbox rules' verdict on FILES depends on besides their text: the capabilities each skill among
    * them is granted, a line each.

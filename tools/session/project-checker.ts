@@ -19,6 +19,7 @@ import {CheckMemory, type Snapshot} from '../check/check-memory.ts'
 import {compilerIdentity, configurationInputs} from '../check/compiler-inputs.ts'
 import {NativeChecker, type NativeCompiler, nativeCompiler, nativeWorkDir} from '../check/native-checker.ts'
 import type {ProgramCheck} from '../check/native-checker.ts'
+import type {SandboxVerdicts} from '../check/sandbox-verdicts.ts'
 import {suspectText} from '../check/suspects.ts'
 import type {WarmChecker} from '../check/warm-checker.ts'
 import {debug} from '../debug.ts'
@@ -61,6 +62,8 @@ export interface CheckerOptions {
   tool?: string
   /** The native compiler to check with, when not the installed `typescript` package's. */
   compiler?: NativeCompiler
+  /** The sandbox rules' clean verdicts, shared with the core's boot: a skill file judged before is not parsed. */
+  verdicts?: SandboxVerdicts
 }
 
 export class ProjectChecker {
@@ -239,18 +242,25 @@ export class ProjectChecker {
   }
 
   /**
-   * The sandbox diagnostics of the skill FILES whose text may hold a violation,
-   * with their syntax trees from SYNTAX_OF or parsed from that text. The rules
-   * (and TypeScript's parser) are loaded only when some file needs them.
+   * The sandbox diagnostics of the skill FILES whose text may hold a violation and whose clean verdict is not
+   * remembered, with their syntax trees from SYNTAX_OF or parsed from that text. The rules (and TypeScript's
+   * parser) are loaded only when some file needs them; a file they find clean is remembered.
    */
   private async sandbox(files: readonly string[], syntaxOf?: (file: string) => ts.SourceFile | undefined): Promise<Diagnostic[]> {
-    const suspects = files.map((file) => ({file, text: suspectText(file)})).filter((suspect) => suspect.text !== undefined)
+    const {verdicts} = this.options
+    const suspects = files
+      .map((file) => ({file, text: suspectText(file), granted: this.generated.grantedTo(file) ?? new Set()}))
+      .filter((suspect) => suspect.text !== undefined && !verdicts?.isClean(suspect.file, suspect.text, suspect.granted))
     if (suspects.length === 0) return []
     const rules = await import('../check/sandbox.ts')
-    return suspects.flatMap(({file, text}) => {
+    const diagnostics = suspects.flatMap(({file, text, granted}) => {
       const source = syntaxOf ? syntaxOf(file) : rules.parse(file, text!)
-      return source ? this.generated.sandboxDiagnostics(file, source, rules) : []
+      const found = source ? this.generated.sandboxDiagnostics(file, source, rules) : []
+      if (source && found.length === 0) verdicts?.rememberClean(file, text!, granted)
+      return found
     })
+    verdicts?.save()
+    return diagnostics
   }
 }
 

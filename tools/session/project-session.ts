@@ -16,6 +16,7 @@ import {type Diagnostic, diagnostic} from '../diagnostics.ts'
 import {buildGraph, type DocumentGraph} from '../graph/document-graph.ts'
 import {readFailed} from '../messages/io.ts'
 import type {DocumentMeta} from '../org/document-meta.ts'
+import {SandboxVerdicts} from '../check/sandbox-verdicts.ts'
 import {isInside, listOrgFiles, skillsFolder} from '../project.ts'
 import {TangleCache} from '../tangle/cache.ts'
 import {DiskView} from '../tangle/disk.ts'
@@ -56,6 +57,8 @@ export class ProjectSession {
   private readonly written: WrittenFiles | undefined
   /** The tangle cache, read once and kept for the session. */
   private readonly cache: TangleCache | undefined
+  /** The sandbox rules' clean verdicts, beside the tangle cache: a skill module judged before is not parsed again. */
+  private readonly verdicts: SandboxVerdicts | undefined
   /** The plans of the skill documents tangled last, which the core loads from (with their Org file's stamp). */
   private readonly skillPlans = new Map<string, {plan: DocumentPlan; stamp: string}>()
   private checker: Promise<ProjectChecker> | undefined
@@ -69,7 +72,9 @@ export class ProjectSession {
     const state = options.project ?? options.stateFolder
     this.allowOutside = options.allowOutside ?? []
     this.written = state ? WrittenFiles.open(state) : undefined
-    this.cache = state && options.cache !== false ? TangleCache.open(state, {tool: process.env.PASSEPARTOUT_BUILD ?? '', allowOutside: this.allowOutside}) : undefined
+    const tool = process.env.PASSEPARTOUT_BUILD ?? ''
+    this.cache = state && options.cache !== false ? TangleCache.open(state, {tool, allowOutside: this.allowOutside}) : undefined
+    this.verdicts = state && options.cache !== false ? SandboxVerdicts.open(state, tool) : undefined
     this.skillsFolder = options.project && skillsFolder(options.project)
   }
 
@@ -187,7 +192,8 @@ export class ProjectSession {
     const stamp = trustedStamp(file)
     const plan = kept && stamp !== undefined && kept.stamp === stamp ? kept.plan : planFile(file, this.allowOutside, disk)
     this.keepPlan(file, plan, stamp)
-    const document = await skillDocumentOf(plan, disk)
+    const document = await skillDocumentOf(plan, disk, this.verdicts)
+    this.verdicts?.save()
     const problems = this.checked.get(file)
     if (document.blocked || !problems) return document
     return {...document, problems, blocked: problems.some((message) => String(message.ruleId).startsWith('sandbox/')) ? 'sandbox-blocked' : 'failed'}
@@ -258,6 +264,7 @@ export class ProjectSession {
           warmOnly: this.options.warmOnly === true,
           writtenBefore: (files) => this.written?.filesOf(files),
           tool: this.options.cache === false ? undefined : process.env.PASSEPARTOUT_BUILD,
+          verdicts: this.verdicts,
         }),
     )
     return this.checker

@@ -20,7 +20,9 @@ import path from 'node:path'
 import {type Capability, parseCapabilities} from '../check/capabilities.ts'
 import {isTypeScript} from '../check/checker.ts'
 import {OriginMap} from '../check/origin-map.ts'
+import type {SandboxVerdicts} from '../check/sandbox-verdicts.ts'
 import {mayViolate} from '../check/suspects.ts'
+import {debug} from '../debug.ts'
 import {type Diagnostic, diagnostic, isError} from '../diagnostics.ts'
 import {buildGraph, dependentsOf} from '../graph/document-graph.ts'
 import {unterminatedSkillBlock} from '../messages/skill.ts'
@@ -56,8 +58,13 @@ export interface SkillDocument {
 
 const TEST_FILE = /\.(test|spec)\.[cm]?tsx?$/
 
-/** The skill document whose plan is PLAN (planned as `passepartout tangle` plans it, nothing written). */
-export async function skillDocumentOf(plan: DocumentPlan, disk: DiskView): Promise<SkillDocument> {
+const log = debug('sandbox')
+
+/**
+ * The skill document whose plan is PLAN (planned as `passepartout tangle` plans it, nothing written); the sandbox
+ * rules' clean VERDICTS, when given, spare parsing a module they already judged.
+ */
+export async function skillDocumentOf(plan: DocumentPlan, disk: DiskView, verdicts?: SandboxVerdicts): Promise<SkillDocument> {
   const name = path.basename(plan.path, '.org')
   const meta = plan.root ? documentMeta(plan.path, plan.root) : {path: plan.path, ids: [], dependsOn: [], capabilities: []}
   const modules = plan.targets.filter((target) => isTypeScript(target.path) && !TEST_FILE.test(target.path)).map((target) => ({path: target.path, code: target.content, lines: target.lines}))
@@ -67,7 +74,7 @@ export async function skillDocumentOf(plan: DocumentPlan, disk: DiskView): Promi
   if (plan.failed || errors.length > 0) return {...document, problems: errors, blocked: 'failed'}
   const refused = skillTargetProblems(plan, disk)
   if (refused.length > 0) return {...document, problems: refused, blocked: 'sandbox-blocked'}
-  const violations = await sandboxViolations(document)
+  const violations = await sandboxViolations(document, verdicts)
   return violations.length > 0 ? {...document, problems: violations, blocked: 'sandbox-blocked'} : document
 }
 
@@ -79,17 +86,23 @@ export function forTheCore(message: Diagnostic): Diagnostic {
 
 /**
  * The sandbox rules `passepartout check` applies, with the same pre-filter: a module whose text names nothing
- * they look for is not parsed, and TypeScript's parser is not even loaded when no module needs it.
+ * they look for is not parsed, nor one whose clean verdict VERDICTS remember (same path, text and grants), and
+ * TypeScript's parser is not even loaded when no module needs it. A module found clean is remembered.
  */
-async function sandboxViolations(document: SkillDocument): Promise<Diagnostic[]> {
-  const suspects = document.modules.filter((module) => mayViolate(module.code))
+async function sandboxViolations(document: SkillDocument, verdicts: SandboxVerdicts | undefined): Promise<Diagnostic[]> {
+  const granted = new Set<Capability>(document.capabilities)
+  const judged = (module: SkillModule) => verdicts?.isClean(module.path, module.code, granted) === true
+  const mayBreak = document.modules.filter((module) => mayViolate(module.code))
+  const suspects = mayBreak.filter((module) => !judged(module))
+  log?.(`${document.name}: ${suspects.length} modules parsed, ${mayBreak.length - suspects.length} judged clean before`)
   if (suspects.length === 0) return []
   const rules = await import('../check/sandbox.ts')
-  const granted = new Set<Capability>(document.capabilities)
   return suspects.flatMap((module) => {
     const source = rules.parse(module.path, module.code)
     const origins = new OriginMap(document.path, module.lines)
-    return rules.findSandboxViolations(source, granted).map((violation) => {
+    const violations = rules.findSandboxViolations(source, granted)
+    if (violations.length === 0) verdicts?.rememberClean(module.path, module.code, granted)
+    return violations.map((violation) => {
       const start = source.getLineAndCharacterOfPosition(violation.start)
       return diagnostic(document.path, rules.violationMessage(document.name, violation), origins.originOf(start.line + 1, start.character + 1))
     })

@@ -1,0 +1,147 @@
+/**
+ * `make bench`: the boot. On a temporary project with the shipped skills (as a user's: `passepartout` resolves
+ * to this installation):
+ *
+ * - `passepartout ask hello` (a core booted with the shipped skills, its caches warm from a `run --once`, one
+ *   signal through the loop with the offline backend, stopped), its wall time and its CPU time (its own and its
+ *   children's: the skill host's), beside `node -e 0`'s in the same run, rounds interleaved, medians of each and
+ *   the ratio of the medians;
+ * - the resident memory (VmRSS) of each process of `passepartout run`'s tree once it has booted and says how to
+ *   talk to it, and once the spare skill host had its chance to start, with their sum.
+ *
+ * Figures only; asserts nothing (the machine is shared).
+ */
+import {spawn, spawnSync} from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import {shippedProject} from './shipped-project.ts'
+
+const repo = process.env.PASSEPARTOUT_HOME ?? path.resolve(import.meta.dirname, '..')
+const cli = path.join(repo, 'bin', 'passepartout')
+const ROUNDS = 5
+/** How long the spare skill host is waited for after the boot (it starts once the core has been idle 1 s). */
+const SPARE_MS = 5000
+
+export async function main(): Promise<number> {
+  console.log(`boot benchmark: node ${process.version}; ${os.cpus().length} CPUs; medians of ${ROUNDS} interleaved rounds\n`)
+  const root = shippedProject(repo, 'pp-boot-bench-')
+  const env = {...process.env, PASSEPARTOUT_BACKENDS: 'offline'}
+  const ask = () => {
+    const result = spawnSync(cli, ['ask', 'hello'], {cwd: root, env, encoding: 'utf8'})
+    if (result.status !== 0) throw new Error(`passepartout ask hello failed (${result.status}): ${result.stderr}`)
+  }
+  // The caches a core finds once it has run: the bundles, the tangle's, the check's answer, the compiled skills,
+  // the sandbox verdicts.
+  const once = spawnSync(cli, ['run', '--once'], {cwd: root, env, encoding: 'utf8'})
+  if (once.status !== 0) throw new Error(`passepartout run --once failed (${once.status}): ${once.stderr}`)
+  ask()
+  const node = {wall: [] as number[], cpu: [] as number[]}
+  const asked = {wall: [] as number[], cpu: [] as number[]}
+  for (let round = 0; round < ROUNDS; round++) {
+    measure(node, () => spawnSync(process.execPath, ['-e', '0']))
+    measure(asked, ask)
+  }
+  const row = (label: string, times: typeof node) => `  ${label.padEnd(22)} wall ${ms(median(times.wall))}  cpu ${ms(median(times.cpu))}`
+  console.log(row('node -e 0', node))
+  console.log(row('passepartout ask hello', asked))
+  const ratio = (key: 'wall' | 'cpu') => (median(asked[key]) / median(node[key])).toFixed(1)
+  console.log(`  ask / node -e 0        wall ${ratio('wall')}x  cpu ${ratio('cpu')}x   (goals: cpu under 10x, wall under 1.5 s)\n`)
+  await runTree(root, env, ['run', '--no-watch'])
+  await runTree(root, env, ['run'])
+  return 0
+}
+
+/** Run WORK once, adding its wall time and the CPU time of the children it waited for to TIMES. */
+function measure(times: {wall: number[]; cpu: number[]}, work: () => unknown): void {
+  const cpu = childrenCpuMs()
+  const started = performance.now()
+  work()
+  times.wall.push(performance.now() - started)
+  times.cpu.push(childrenCpuMs() - cpu)
+}
+
+/**
+ * `passepartout ARGS` (a `run`) in ROOT: each process of its tree and its resident memory, once booted and its
+ * spare host started and grown to its size (or not started within SPARE_MS), then stopped.
+ */
+async function runTree(root: string, env: NodeJS.ProcessEnv, args: string[]): Promise<void> {
+  const run = spawn(cli, args, {cwd: root, env, stdio: ['ignore', 'pipe', 'pipe']})
+  let out = ''
+  run.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()))
+  run.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()))
+  try {
+    await until(() => out.includes('talk to it'), 120_000, `passepartout run to say how to talk to it: ${out}`)
+    const booted = Date.now()
+    const hosts = () => tree(run.pid!).filter((process) => roleOf(process.command) === 'skill host')
+    while (hosts().length < 2 && Date.now() - booted < SPARE_MS) await new Promise((resolve) => setTimeout(resolve, 50))
+    // A host that has started grows as it loads its runtime and locks down: read once it has stopped growing.
+    const spare = hosts().length >= 2
+    let sizes = ''
+    while (spare && sizes !== (sizes = hosts().map((host) => Math.round(host.rssKb / 1024)).join())) await new Promise((resolve) => setTimeout(resolve, 300))
+    const processes = tree(run.pid!)
+    console.log(`passepartout ${args.join(' ')} with the shipped skills, ${spare ? 'its spare host started' : `no spare host within ${SPARE_MS} ms of the boot`}:`)
+    for (const process of processes) console.log(`  ${roleOf(process.command).padEnd(22)} ${mb(process.rssKb)} MB   (pid ${process.pid})`)
+    const total = processes.reduce((sum, process) => sum + process.rssKb, 0)
+    console.log(`  ${'the whole tree'.padEnd(22)} ${mb(total)} MB   (goal: under 200 MB)`)
+  } finally {
+    run.kill('SIGTERM')
+    await until(() => run.exitCode !== null || run.signalCode !== null, 30_000, 'passepartout run to stop on SIGTERM')
+  }
+}
+
+interface TreeProcess {
+  pid: number
+  command: string
+  rssKb: number
+}
+
+/** PID and its descendants, each with its command line and resident memory (/proc: Linux only). */
+function tree(pid: number): TreeProcess[] {
+  const read = (file: string) => {
+    try {
+      return fs.readFileSync(file, 'utf8')
+    } catch {
+      return ''
+    }
+  }
+  const rssKb = Number(/^VmRSS:\s+(\d+)/m.exec(read(`/proc/${pid}/status`))?.[1] ?? 0)
+  const command = read(`/proc/${pid}/cmdline`).split('\0').join(' ')
+  const tasks = read(`/proc/${pid}/task/${pid}/children`).split(' ').filter(Boolean).map(Number)
+  return [{pid, command, rssKb}, ...tasks.flatMap((child) => tree(child))]
+}
+
+/** What a process of the tree is, by its command line. */
+function roleOf(command: string): string {
+  if (command.includes('host-main')) return 'skill host'
+  if (command.includes('host-watchdog')) return 'host watchdog'
+  if (command.includes('generated/core/commands.ts')) return 'core'
+  if (command.includes('bin/passepartout')) return 'supervisor'
+  if (command.includes('esbuild')) return 'esbuild service'
+  return command.slice(0, 60)
+}
+
+async function until(done: () => boolean, ms: number, what: string): Promise<void> {
+  const deadline = Date.now() + ms
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting ${ms} ms for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+/**
+ * The CPU time of the children this process has waited for, in ms: cutime and cstime of /proc/self/stat (the
+ * 14th and 15th fields after the command's name), in clock ticks of 1/100 s.
+ */
+function childrenCpuMs(): number {
+  const fields = fs.readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ')
+  return (Number(fields[13]) + Number(fields[14])) * 10
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)]!
+}
+
+const ms = (value: number) => `${value.toFixed(0).padStart(5)} ms`
+const mb = (kb: number) => (kb / 1024).toFixed(0).padStart(4)
