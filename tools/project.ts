@@ -54,6 +54,11 @@ export function isSkippedEntry(name: string, isDirectory: boolean): boolean {
 
 /** Every `.org` file under DIR, sorted, skipping dependencies, generated output and hidden folders. */
 export function listOrgFiles(dir: string): string[] {
+  return listFiles(dir, (entry) => entry.name.endsWith('.org'))
+}
+
+/** Every file under DIR that WANTED takes, sorted, skipping dependencies, generated output and hidden folders. */
+export function listFiles(dir: string, wanted: (entry: fs.Dirent) => boolean): string[] {
   const found: string[] = []
   const pending = [path.resolve(dir)]
   while (pending.length > 0) {
@@ -62,7 +67,7 @@ export function listOrgFiles(dir: string): string[] {
       if (isSkippedEntry(entry.name, entry.isDirectory())) continue
       const full = path.join(current, entry.name)
       if (entry.isDirectory()) pending.push(full)
-      else if (entry.name.endsWith('.org')) found.push(full)
+      else if (wanted(entry)) found.push(full)
     }
   }
   return found.sort()

@@ -12,7 +12,7 @@ import path from 'node:path'
 import {type Diagnostic, diagnostic} from '../diagnostics.ts'
 import {formattedUnwritten, unparsable} from '../messages/fmt.ts'
 import {readFailed} from '../messages/io.ts'
-import {isSkippedEntry} from '../project.ts'
+import {listFiles} from '../project.ts'
 import {type CodeLanguage, formatCode} from './format-code.ts'
 import {type BlockOutcome, type FormattedFile, formatOrgDocument} from './format-org.ts'
 
@@ -32,18 +32,8 @@ export function isFormattable(file: string): boolean {
 
 /** Every file fmt formats under DIR, sorted, skipping dependencies, generated output and hidden folders. */
 export function listFormattable(dir: string): string[] {
-  const found: string[] = []
-  const pending = [path.resolve(dir)]
-  while (pending.length > 0) {
-    const current = pending.pop()!
-    for (const entry of fs.readdirSync(current, {withFileTypes: true})) {
-      if (isSkippedEntry(entry.name, entry.isDirectory())) continue
-      const full = path.join(current, entry.name)
-      if (entry.isDirectory()) pending.push(full)
-      else if (entry.isFile() && isFormattable(entry.name)) found.push(full)
-    }
-  }
-  return found.sort()
+  // Files only: a link is left alone, since a write by renaming would replace the link with a file.
+  return listFiles(dir, (entry) => entry.isFile() && isFormattable(entry.name))
 }
 
 export interface FileOutcome {
