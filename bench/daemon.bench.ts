@@ -8,7 +8,10 @@
  * - the core's heap and resident memory before the clients come, and once
  *   they have left (read through `status`); and, since the running core
  *   cannot be made to collect its garbage, the same load on a core and a
- *   daemon in one process that can, its heap before and after.
+ *   daemon in one process that can, its heap before and after;
+ * - the same load on the same daemon whose `serve` echoes the text (in a
+ *   process of its own, as the core is): how many times slower the real core
+ *   answers, at 200 clients and at one.
  *
  * Figures only; asserts nothing.
  */
@@ -27,6 +30,7 @@ const MESSAGES = 50
 
 export async function main(args: string[]): Promise<number> {
   if (args[0] === '--retention') return retentionChild()
+  if (args[0] === '--echo') return echoChild(args[1]!)
   console.log(`daemon benchmark: node ${process.version}; ${os.cpus().length} CPUs\n`)
   const root = shippedProject(repo, 'pp-daemon-bench-')
   const core = spawn(path.join(repo, 'bin/passepartout'), ['run', '--no-watch'], {cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: {...process.env, PASSEPARTOUT_BACKENDS: 'offline'}})
@@ -40,22 +44,7 @@ export async function main(args: string[]): Promise<number> {
     // A first round warms the loop, as a running core is warm.
     for (let n = 0; n < 100; n++) await probe.request({action: 'send', text: `warm ${n}`})
     const before = await resources(probe)
-    const clients = await Promise.all(Array.from({length: CLIENTS}, () => CoreClient.connect(root)))
-    const latencies: number[] = []
-    let replies = 0
-    const started = performance.now()
-    await Promise.all(
-      clients.map(async (client, c) => {
-        for (let m = 0; m < MESSAGES; m++) {
-          const sent = performance.now()
-          const answer = (await client.request({action: 'send', text: `client ${c} message ${m}`})) as {result?: unknown}
-          latencies.push(performance.now() - sent)
-          if (answer.result) replies++
-        }
-      }),
-    )
-    const elapsed = performance.now() - started
-    for (const client of clients) client.close()
+    const loaded = await load(root, core.pid!)
     // V8 collects once allocation has quietened (its memory reducer): the lowest reading of 15 s, one a second.
     let after = await resources(probe)
     for (let second = 0; second < 15; second++) {
@@ -64,12 +53,16 @@ export async function main(args: string[]): Promise<number> {
       if (reading.heapUsed < after.heapUsed) after = reading
     }
     probe.close()
-    const q = (p: number) => quantile(latencies, p).toFixed(1)
+    const lone = await alone(root)
+    const echo = await echoed()
     console.log(`${CLIENTS} clients at once, ${MESSAGES} messages each, one after another (the shipped skills, the offline backend)`)
-    console.log(`  replies        ${replies} of ${CLIENTS * MESSAGES}`)
-    console.log(`  throughput     ${((CLIENTS * MESSAGES) / (elapsed / 1000)).toFixed(0)} messages a second (${(elapsed / 1000).toFixed(1)} s)`)
-    console.log(`  latency        p50 ${q(0.5)} ms  p95 ${q(0.95)} ms   (goal: p95 under 20 ms)`)
-    console.log(`  alone          p50 ${await alone(root)} ms   (one client, one message at a time)`)
+    console.log(`  replies        ${loaded.replies} of ${CLIENTS * MESSAGES}`)
+    console.log(`  throughput     ${loaded.rate.toFixed(0)} messages a second (${(loaded.elapsed / 1000).toFixed(1)} s)`)
+    console.log(`  latency        p50 ${loaded.p50.toFixed(1)} ms  p95 ${loaded.p95.toFixed(1)} ms   (goal: p95 under 20 ms)`)
+    console.log(`  alone          p50 ${lone.toFixed(1)} ms   (one client, one message at a time)`)
+    console.log(`  processor      ${loaded.cpuMs.toFixed(3)} ms a message (the core and its skill host, user and system)`)
+    console.log(`  echo serve     ${echo.loaded.rate.toFixed(0)} messages a second, p50 ${echo.loaded.p50.toFixed(1)} ms; alone p50 ${echo.lone.toFixed(1)} ms; processor ${echo.loaded.cpuMs.toFixed(3)} ms a message`)
+    console.log(`  core vs echo   ${(echo.loaded.rate / loaded.rate).toFixed(1)}x slower at ${CLIENTS} clients (throughput), ${(lone / echo.lone).toFixed(1)}x alone (p50), ${(loaded.cpuMs / echo.loaded.cpuMs).toFixed(1)}x the processor time   (goal: within 2x)`)
     console.log(`  core's heap    ${mb(before.heapUsed)} → ${mb(after.heapUsed)} MB once the clients left (the lowest of 15 s); resident ${mb(before.rss)} → ${mb(after.rss)} MB   (goal: back within 10%)`)
     console.log(`  after a full collection (the same load on a core and daemon in one process): ${retention()}\n`)
   } finally {
@@ -118,8 +111,89 @@ async function retentionChild(): Promise<number> {
   return 0
 }
 
+/**
+ * CLIENTS clients at once, MESSAGES messages each, one after another: the rate, the latencies, the replies, and
+ * the processor time the server's processes (PID and its descendants: the core, the skill host) took a message,
+ * which other work on a shared machine changes less than it changes the rate.
+ */
+async function load(root: string, pid: number): Promise<{rate: number; elapsed: number; p50: number; p95: number; replies: number; cpuMs: number}> {
+  const cpuBefore = cpuOfTree(pid)
+  const clients = await Promise.all(Array.from({length: CLIENTS}, () => CoreClient.connect(root)))
+  const latencies: number[] = []
+  let replies = 0
+  const started = performance.now()
+  await Promise.all(
+    clients.map(async (client, c) => {
+      for (let m = 0; m < MESSAGES; m++) {
+        const sent = performance.now()
+        const answer = (await client.request({action: 'send', text: `client ${c} message ${m}`})) as {result?: unknown}
+        latencies.push(performance.now() - sent)
+        if (answer.result) replies++
+      }
+    }),
+  )
+  const elapsed = performance.now() - started
+  for (const client of clients) client.close()
+  const cpuMs = (cpuOfTree(pid) - cpuBefore) / (CLIENTS * MESSAGES)
+  return {rate: (CLIENTS * MESSAGES) / (elapsed / 1000), elapsed, p50: quantile(latencies, 0.5), p95: quantile(latencies, 0.95), replies, cpuMs}
+}
+
+/** The processor time (user and system, ms) PID and its descendants have taken so far, from /proc. */
+function cpuOfTree(pid: number): number {
+  const stats = fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).flatMap((entry) => {
+    try {
+      // The command may hold spaces and parentheses: the fields counted are those after its closing one.
+      const text = fs.readFileSync(`/proc/${entry}/stat`, 'utf8')
+      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ')
+      return [{pid: Number(entry), parent: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12])}]
+    } catch {
+      return []
+    }
+  })
+  const tree = new Set([pid])
+  for (let grown = true; grown; ) {
+    grown = false
+    for (const stat of stats) if (!tree.has(stat.pid) && tree.has(stat.parent)) grown = tree.add(stat.pid).size > 0
+  }
+  const ticks = stats.filter((stat) => tree.has(stat.pid)).reduce((sum, stat) => sum + stat.ticks, 0)
+  return (ticks * 1000) / CLOCK_TICKS
+}
+
+/** The kernel's clock ticks a second (`getconf CLK_TCK`), in which /proc counts processor time. */
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], {encoding: 'utf8'}).stdout.trim()) || 100
+
+/** The same load on the same daemon whose serve echoes the text, in a process of its own as the core is. */
+async function echoed(): Promise<{loaded: Awaited<ReturnType<typeof load>>; lone: number}> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'pp-echo-bench-'))
+  const child = spawn(process.execPath, [path.join(repo, 'bin/launch.mjs'), 'bench/daemon.bench.ts', '--echo', root], {cwd: repo, stdio: ['ignore', 'pipe', 'inherit']})
+  try {
+    let out = ''
+    child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()))
+    const deadline = Date.now() + 30_000
+    while (!out.includes('listening') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
+    if (!out.includes('listening')) throw new Error(`the echo daemon did not start: ${out}`)
+    const probe = await CoreClient.connect(root)
+    for (let n = 0; n < 100; n++) await probe.request({action: 'send', text: `warm ${n}`})
+    probe.close()
+    const loaded = await load(root, child.pid!)
+    return {loaded, lone: await alone(root)}
+  } finally {
+    child.kill('SIGTERM')
+    await new Promise((resolve) => child.once('exit', resolve))
+    fs.rmSync(root, {recursive: true, force: true})
+  }
+}
+
+async function echoChild(root: string): Promise<number> {
+  const daemon = await Daemon.listen({root, identity: {pid: process.pid, version: 'bench', root}, serve: async (request) => (request.action === 'send' ? {result: request.text} : {})})
+  process.stdout.write('listening\n')
+  await new Promise((resolve) => process.once('SIGTERM', resolve))
+  await daemon.close()
+  return 0
+}
+
 /** The median latency of 200 messages from one client, with no other. */
-async function alone(root: string): Promise<string> {
+async function alone(root: string): Promise<number> {
   const client = await CoreClient.connect(root)
   const latencies: number[] = []
   for (let n = 0; n < 200; n++) {
@@ -128,7 +202,7 @@ async function alone(root: string): Promise<string> {
     latencies.push(performance.now() - sent)
   }
   client.close()
-  return quantile(latencies, 0.5).toFixed(1)
+  return quantile(latencies, 0.5)
 }
 
 async function resources(client: CoreClient): Promise<{rss: number; heapUsed: number}> {

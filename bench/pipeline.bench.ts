@@ -3,9 +3,12 @@
  * org/core/). Prints, side by side in one run:
  *
  * - signals per second through the whole loop (Perceive → Reason → Act) with
- *   the offline backend and 10 skills, each with a gate and an augment: one
- *   `core.ask` after another, p50/p95 of each, and the share of the skill
- *   host's round trips (the triggers, the augments, the gates) measured alone;
+ *   the offline backend and 10 skills, each with a gate and an augment, the
+ *   first with a redact too (as the bouncer has): one `core.ask` after
+ *   another, p50/p95 of each; and the skill host's part of one signal
+ *   measured alone, as Reason asks it (the turn prepared in one round trip,
+ *   then the gates) beside the questions one at a time (the triggers, the
+ *   augments, the redaction, the gates: four round trips), taken in turns;
  * - `cognitiveVerify` on one proposal with 50 gates, through the host, next to
  *   `engine.verify` alone (the round trip without the core's own rules).
  *
@@ -35,7 +38,7 @@ function skillDocument(n: number): string {
     `#+TITLE: ${name}`,
     `#+begin_src typescript :tangle ../../generated/skills/${name}.ts :mkdirp yes`,
     "import {defineSkill, type Proposal} from 'passepartout'",
-    `defineSkill({name: '${name}', priority: ${n}, trigger: () => false, augment: () => 'Rule ${n}: be precise.', gate: (proposal: Proposal) => (proposal.action.length > ${n} + 100 ? {kind: 'block', reason: 'too long'} : {kind: 'pass'})})`,
+    `defineSkill({name: '${name}', priority: ${n}, trigger: () => false, augment: () => 'Rule ${n}: be precise.', gate: (proposal: Proposal) => (proposal.action.length > ${n} + 100 ? {kind: 'block', reason: 'too long'} : {kind: 'pass'})${n === 0 ? ", redact: (text: string) => text.replace(/sk-[A-Za-z0-9]{20,}/g, '[MASKED]')" : ''}})`,
     '#+end_src',
     '',
   ].join('\n')
@@ -71,20 +74,34 @@ async function benchLoop(): Promise<void> {
     if (result.steps[0]?.acted.kind !== 'ran') throw new Error(`unexpected result: ${JSON.stringify(result).slice(0, 300)}`)
   }
   const elapsed = performance.now() - started
-  // The host's part of one signal: the trigger question, the augments, the gates (three round trips).
-  const host: number[] = []
+  // The host's part of one signal, as Reason asks it and as the questions one at a time, in turns.
+  const turn: number[] = []
+  const apart: number[] = []
   const signal = userInput('hello')
+  const context = {signal}
   const proposal = {target: 'cli', action: 'message', args: {text: 'hi'}, explanation: 'a greeting'}
+  const pieces = await core.reasoner.systemPieces(signal)
+  const system = pieces.join('')
   for (let k = 0; k < SIGNALS; k++) {
-    const begun = performance.now()
-    await core.engine.findTriggeredSkill({signal})
-    await core.engine.augments({signal})
-    await core.engine.verify(proposal, {signal})
-    host.push(performance.now() - begun)
+    let begun = performance.now()
+    await core.engine.prepareTurn(context, pieces, 'hello')
+    await core.engine.verify(proposal, context)
+    turn.push(performance.now() - begun)
+    begun = performance.now()
+    await core.engine.findTriggeredSkill(context)
+    await core.engine.augments(context)
+    await core.engine.redact([system, 'hello'])
+    await core.engine.verify(proposal, context)
+    apart.push(performance.now() - begun)
   }
-  console.log(`the whole loop, offline backend, 10 skills with a gate and an augment (${SIGNALS} signals, one after another)`)
+  const bytes = (request: unknown) => Buffer.byteLength(JSON.stringify(request))
+  const prepareBytes = bytes({type: 'prepare', id: 1, context, texts: pieces, fallback: 'hello'})
+  const apartBytes = bytes({type: 'trigger', id: 1, context}) + bytes({type: 'augment', id: 1, context}) + bytes({type: 'redact', id: 1, texts: [system, 'hello']})
+  console.log(`the whole loop, offline backend, 10 skills with a gate and an augment, one with a redact (${SIGNALS} signals, one after another)`)
   console.log(`  ${((SIGNALS * 1000) / elapsed).toFixed(0)} signals/s; each p50 ${ms(percentile(times, 0.5))}  p95 ${ms(percentile(times, 0.95))}`)
-  console.log(`  of which the skill host's three round trips p50 ${ms(percentile(host, 0.5))}  p95 ${ms(percentile(host, 0.95))}\n`)
+  console.log(`  of which the skill host's part, as Reason asks it (prepared turn + gates, 2 round trips)  p50 ${ms(percentile(turn, 0.5))}  p95 ${ms(percentile(turn, 0.95))}`)
+  console.log(`  the same questions one at a time (trigger, augments, redact, gates: 4 round trips)     p50 ${ms(percentile(apart, 0.5))}  p95 ${ms(percentile(apart, 0.95))}`)
+  console.log(`  bytes sent before the model is asked: ${prepareBytes} in one request, ${apartBytes} in three\n`)
   await core.close()
   fs.rmSync(root, {recursive: true, force: true})
 }
