@@ -40,11 +40,17 @@ function watching(dir: string) {
   return {output, until, stop}
 }
 
-it('tangles and checks each saved change, and keeps the last good output of a broken document', async () => {
+/** A new project whose org/doc.org tangles `one` into doc.ts. */
+function projectWithOneDocument(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-watch-cli-'))
   fs.mkdirSync(path.join(dir, 'org'))
   fs.writeFileSync(path.join(dir, 'package.json'), '{}')
   fs.writeFileSync(path.join(dir, 'org/doc.org'), block('doc.ts', 'one'))
+  return dir
+}
+
+it('tangles and checks each saved change, and keeps the last good output of a broken document', async () => {
+  const dir = projectWithOneDocument()
   const {output, until, stop} = watching(dir)
   const read = (file: string) => fs.readFileSync(path.join(dir, 'org', file), 'utf8')
   let status: number | null
@@ -84,10 +90,7 @@ it('tangles and checks each saved change, and keeps the last good output of a br
 }, 30_000)
 
 it('survives a save it cannot write, waits for its folder when the folder is deleted, and tangles it again when it comes back', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-watch-cli-'))
-  fs.mkdirSync(path.join(dir, 'org'))
-  fs.writeFileSync(path.join(dir, 'package.json'), '{}')
-  fs.writeFileSync(path.join(dir, 'org/doc.org'), block('doc.ts', 'one'))
+  const dir = projectWithOneDocument()
   const {output, until, stop} = watching(dir)
   /** Whether FILE under org/ holds TEXT (it may not be there yet). */
   const tangled = (file: string, text: string) => () =>
