@@ -17,10 +17,12 @@ setup:
 tangle: $(DEPS)
 	$(CLI) check --prune
 
-# The generated code's types (after tangling), then the toolchain's, benchmarks included.
+# The generated code's types (after tangling), then the toolchain's, benchmarks included; then the code's format
+# (the blocks of org/ and tools/ as passepartout fmt writes them: `bin/passepartout fmt` fixes what this finds).
 check: $(DEPS)
 	$(CLI) check --prune
 	npx tsc -p tsconfig.json --noEmit
+	$(CLI) fmt --check
 
 # The core's and the skills' tests are tangled from org/: tangle and check everything first. Says how long it all
 # took (vitest's summary gives the tests' own duration).

@@ -42,14 +42,16 @@ export function codeFrame(text: string, line: number, column: number): string {
   const caret = columnOf(target, clampIndex(target, column - 1))
   // The window: the whole line when it fits, else FRAME_WIDTH columns with the caret in the middle.
   const width = columnOf(target, target.length)
-  const start = width > FRAME_WIDTH ? Math.max(0, Math.min(caret - Math.floor(FRAME_WIDTH / 2), width - FRAME_WIDTH)) : 0
+  const start =
+    width > FRAME_WIDTH ? Math.max(0, Math.min(caret - Math.floor(FRAME_WIDTH / 2), width - FRAME_WIDTH)) : 0
   const end = start + FRAME_WIDTH
   const gutter = String(lines.at(-1)!.number).length
   const out: string[] = []
   for (const entry of lines) {
     const marker = entry.number === line ? '>' : ' '
     out.push(`${marker} ${String(entry.number).padStart(gutter)} | ${windowOf(entry.text, start, end)}`)
-    if (entry.number === line) out.push(`  ${' '.repeat(gutter)} | ${' '.repeat(caret - start + (start > 0 ? ELLIPSIS.length : 0))}^`)
+    if (entry.number === line)
+      out.push(`  ${' '.repeat(gutter)} | ${' '.repeat(caret - start + (start > 0 ? ELLIPSIS.length : 0))}^`)
   }
   return out.join('\n')
 }
@@ -91,7 +93,12 @@ function linesAround(text: string, line: number): FrameLine[] | undefined {
  */
 function clampIndex(text: string, index: number): number {
   const clamped = Math.min(Math.max(0, Number.isFinite(index) ? Math.floor(index) : 0), text.length)
-  return clamped > 0 && clamped < text.length && isLowSurrogate(text.charCodeAt(clamped)) && isHighSurrogate(text.charCodeAt(clamped - 1)) ? clamped - 1 : clamped
+  return clamped > 0 &&
+    clamped < text.length &&
+    isLowSurrogate(text.charCodeAt(clamped)) &&
+    isHighSurrogate(text.charCodeAt(clamped - 1))
+    ? clamped - 1
+    : clamped
 }
 
 /**

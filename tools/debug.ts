@@ -7,7 +7,10 @@
 const started = performance.now()
 
 export function debug(scope: string): ((message: string) => void) | undefined {
-  const enabled = (process.env.DEBUG ?? '').split(',').some((pattern) => pattern === `passepartout:${scope}` || pattern === 'passepartout:*')
+  const enabled = (process.env.DEBUG ?? '')
+    .split(',')
+    .some((pattern) => pattern === `passepartout:${scope}` || pattern === 'passepartout:*')
   if (!enabled) return undefined
-  return (message) => process.stderr.write(`passepartout:${scope} +${(performance.now() - started).toFixed(0)}ms ${message}\n`)
+  return (message) =>
+    process.stderr.write(`passepartout:${scope} +${(performance.now() - started).toFixed(0)}ms ${message}\n`)
 }

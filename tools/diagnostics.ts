@@ -22,7 +22,10 @@ export const RULES = {
   'org/detached-affiliated-keyword': ['warning', 'a #+NAME or #+HEADER line separated from its block by a blank line'],
   'org/ignored-property-drawer': ['warning', 'a :PROPERTIES: drawer where Org does not read properties'],
   'org/latin-1': ['warning', 'the file is not valid UTF-8; it is read as Latin-1, as Emacs does'],
-  'org/mixed-line-endings': ['warning', 'CRLF and LF line endings mixed: Emacs keeps the CRs, which breaks block lines'],
+  'org/mixed-line-endings': [
+    'warning',
+    'CRLF and LF line endings mixed: Emacs keeps the CRs, which breaks block lines',
+  ],
   'org/setupfile-unreadable': ['warning', 'a #+SETUPFILE: that cannot be read: Org goes on without its keywords'],
   'org/setupfile-cycle': ['warning', 'a #+SETUPFILE: already being read (a cycle): Org skips it'],
   'header/unknown-argument': ['warning', 'a header argument Org does not know (names are case-sensitive)'],
@@ -32,17 +35,29 @@ export const RULES = {
   'noweb/unresolved': ['warning', 'a noweb reference that matches no block: Org inserts nothing'],
   'noweb/looks-like-code': ['warning', 'code such as a shift or a generic that Org reads as a noweb reference'],
   'tangle/duplicate-target': ['warning', 'two spellings of one target in one document: the later replaces the earlier'],
-  'tangle/overwrites-edit': ['warning', 'a target edited since it was tangled, which this tangle replaces (Emacs does so silently)'],
-  'tangle/orphaned-target': ['warning', 'a file a document wrote and no longer writes (a renamed :tangle, a removed block or document): --prune removes it'],
+  'tangle/overwrites-edit': [
+    'warning',
+    'a target edited since it was tangled, which this tangle replaces (Emacs does so silently)',
+  ],
+  'tangle/orphaned-target': [
+    'warning',
+    'a file a document wrote and no longer writes (a renamed :tangle, a removed block or document): --prune removes it',
+  ],
   'tangle/emacs-error': ['error', 'Org fails here; nothing of the document is written'],
-  'tangle/lisp-form': ['error', 'a header argument written as an Emacs Lisp form outside the small, pure part of Emacs Lisp passepartout evaluates'],
+  'tangle/lisp-form': [
+    'error',
+    'a header argument written as an Emacs Lisp form outside the small, pure part of Emacs Lisp passepartout evaluates',
+  ],
   'tangle/needs-evaluation': ['error', 'tangling would run code (<<name()>>, :var name=block)'],
   'tangle/no-comment-syntax': ['error', 'comments requested for a language without comment syntax'],
   'tangle/noweb-cycle': ['error', 'noweb references that include each other'],
-  'tangle/unterminated-block-pairs': ['error', 'Org Babel pairs an unterminated #+begin_src with a later block and fails'],
+  'tangle/unterminated-block-pairs': [
+    'error',
+    'Org Babel pairs an unterminated #+begin_src with a later block and fails',
+  ],
   'tangle/missing-directory': ['error', "the target's directory does not exist and :mkdirp is not set"],
   'tangle/target-is-directory': ['error', 'the target is a directory'],
-  'tangle/outside-root': ['error', 'the target resolves outside the project (or the Org file\'s folder)'],
+  'tangle/outside-root': ['error', "the target resolves outside the project (or the Org file's folder)"],
   'tangle/target-conflict': ['error', 'two documents write the same target'],
   'tangle/unsupported': ['error', 'an Org feature passepartout does not reproduce'],
   'graph/duplicate-id': ['error', 'one :ID: in two places'],
@@ -54,25 +69,52 @@ export const RULES = {
   'check/compiler': ['error', 'the TypeScript compiler could not run'],
   'sandbox/unknown-capability': ['warning', 'a #+CAPABILITIES: name that grants nothing'],
   'sandbox/restricted-import': ['error', 'a skill imports a restricted module without the capability for it'],
-  'sandbox/dynamic-code': ['error', 'a skill evaluates code (eval, new Function, import() of a computed name, the module module) without the eval capability'],
-  'sandbox/native-access': ['error', 'a skill reaches into the runtime (process, process.binding, inspector) without the native capability'],
+  'sandbox/dynamic-code': [
+    'error',
+    'a skill evaluates code (eval, new Function, import() of a computed name, the module module) without the eval capability',
+  ],
+  'sandbox/native-access': [
+    'error',
+    'a skill reaches into the runtime (process, process.binding, inspector) without the native capability',
+  ],
   'sandbox/fs-write': ['error', 'a skill writes files without the fs capability'],
   'sandbox/network': ['error', 'a skill uses the network without the net capability'],
-  'sandbox/tangle-target': ['error', 'a skill document tangles outside org/skills/ and generated/skills/, an Org file, or into node_modules/'],
+  'sandbox/tangle-target': [
+    'error',
+    'a skill document tangles outside org/skills/ and generated/skills/, an Org file, or into node_modules/',
+  ],
   'skill/syntax': ['error', "a skill's code cannot be compiled"],
   'skill/load-error': ['error', "a skill's code threw while it loaded"],
-  'skill/runtime-error': ['error', "a skill's code threw when the core called it (an export, a gate, a trigger) or in one of its callbacks"],
+  'skill/runtime-error': [
+    'error',
+    "a skill's code threw when the core called it (an export, a gate, a trigger) or in one of its callbacks",
+  ],
   'skill/out-of-memory': ['error', 'the skills went over their memory allowance while this skill ran: it was stopped'],
-  'skill/timeout': ['error', 'a skill did not finish in time (loading, or anything the core or a timer ran of it): it was stopped'],
+  'skill/timeout': [
+    'error',
+    'a skill did not finish in time (loading, or anything the core or a timer ran of it): it was stopped',
+  ],
   'skill/cpu-budget': ['error', "a skill's code took more of the skill host than its CPU budget: it was stopped"],
   'skill/invalid-definition': ['error', 'a defineSkill call with a definition that is not valid'],
-  'skill/name-taken': ['error', "a skill name the document may not register: another document's, or not its own name or under it"],
-  'skill/import': ['error', 'a skill imports something a skill cannot: code outside every skill, or a skill that is not ready'],
+  'skill/name-taken': [
+    'error',
+    "a skill name the document may not register: another document's, or not its own name or under it",
+  ],
+  'skill/import': [
+    'error',
+    'a skill imports something a skill cannot: code outside every skill, or a skill that is not ready',
+  ],
   'skill/dependency-not-ready': ['error', 'a skill whose dependency did not load'],
   'skill/unterminated-block': ['error', 'a skill document with a #+begin_src and no #+end_src: not loaded'],
   'skill/mandatory': ['error', 'a mandatory skill is missing or not ready: the core does not start'],
-  'config/invalid': ['error', 'a setting is not valid: the "passepartout" section of package.json, a variable of the environment or .env'],
-  'memory/damaged': ['error', "the memory database's hashes or root do not match its objects, or it is not a database: it was kept aside"],
+  'config/invalid': [
+    'error',
+    'a setting is not valid: the "passepartout" section of package.json, a variable of the environment or .env',
+  ],
+  'memory/damaged': [
+    'error',
+    "the memory database's hashes or root do not match its objects, or it is not a database: it was kept aside",
+  ],
   'memory/unavailable': ['error', 'the memory database could not be opened'],
   'core/internal': ['error', 'the core failed in a way it did not expect: a bug, reported without a stack trace'],
   'fmt/parse': ['warning', 'a source block or file the formatter cannot parse: passepartout fmt leaves it as it is'],
@@ -121,8 +163,19 @@ export function ruleUrl(ruleId: string): string {
  * for the core's own rule families (skill/*, memory/*, core/*, config/*), whose messages are built where
  * they are raised; the toolchain raises only messages its builders made.
  */
-export function diagnostic(file: string, message: Message, place?: Position | Point, extras?: DiagnosticExtras): Diagnostic
-export function diagnostic(file: string, ruleId: RuleId, reason: string, place?: Position | Point, extras?: DiagnosticExtras): Diagnostic
+export function diagnostic(
+  file: string,
+  message: Message,
+  place?: Position | Point,
+  extras?: DiagnosticExtras,
+): Diagnostic
+export function diagnostic(
+  file: string,
+  ruleId: RuleId,
+  reason: string,
+  place?: Position | Point,
+  extras?: DiagnosticExtras,
+): Diagnostic
 export function diagnostic(
   file: string,
   what: Message | RuleId,
@@ -136,7 +189,12 @@ export function diagnostic(
   return build(file, what, place, extras)
 }
 
-function build(file: string, message: Message, place: Position | Point | undefined, extras: DiagnosticExtras = {}): Diagnostic {
+function build(
+  file: string,
+  message: Message,
+  place: Position | Point | undefined,
+  extras: DiagnosticExtras = {},
+): Diagnostic {
   const built: Diagnostic = new VFileMessage(message.reason, {place, ruleId: message.ruleId, source: 'passepartout'})
   built.file = file
   built.fatal = (extras.severity ?? RULES[message.ruleId][0]) === 'error'
@@ -180,8 +238,16 @@ export function toPlainDiagnostic(message: Diagnostic): PlainDiagnostic {
 
 export function fromPlainDiagnostic(plain: PlainDiagnostic): Diagnostic {
   const place = plain.start ? {start: plain.start, end: plain.end ?? plain.start} : undefined
-  const message: Message = {ruleId: plain.rule as RuleId, reason: plain.reason, ...(plain.note ? {note: plain.note} : {}), ...(plain.expected ? {expected: plain.expected} : {})}
-  return diagnostic(plain.file ?? '', message, place, {severity: plain.severity, ...(plain.code ? {code: plain.code} : {})})
+  const message: Message = {
+    ruleId: plain.rule as RuleId,
+    reason: plain.reason,
+    ...(plain.note ? {note: plain.note} : {}),
+    ...(plain.expected ? {expected: plain.expected} : {}),
+  }
+  return diagnostic(plain.file ?? '', message, place, {
+    severity: plain.severity,
+    ...(plain.code ? {code: plain.code} : {}),
+  })
 }
 
 /**

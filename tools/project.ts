@@ -18,17 +18,26 @@ export function findProjectRoot(from: string): string | undefined {
  * project), absolute, `~` expanded with HOME. `/` allows everywhere. A setting that is not a list of strings
  * is `invalid`: said, not guessed at.
  */
-export function allowedOutside(project: string | undefined, given: readonly string[], cwd: string): {folders: string[]; invalid: boolean} {
+export function allowedOutside(
+  project: string | undefined,
+  given: readonly string[],
+  cwd: string,
+): {folders: string[]; invalid: boolean} {
   const folders = given.map((folder) => absoluteFolder(folder, cwd))
   let invalid = false
   if (project) {
     let setting: unknown
     try {
-      setting = (JSON.parse(fs.readFileSync(path.join(project, 'package.json'), 'utf8')) as {passepartout?: {allowOutside?: unknown}})?.passepartout?.allowOutside
+      setting = (
+        JSON.parse(fs.readFileSync(path.join(project, 'package.json'), 'utf8')) as {
+          passepartout?: {allowOutside?: unknown}
+        }
+      )?.passepartout?.allowOutside
     } catch {
       setting = undefined
     }
-    if (Array.isArray(setting) && setting.every((folder) => typeof folder === 'string' && folder !== '')) folders.push(...setting.map((folder) => absoluteFolder(folder, project)))
+    if (Array.isArray(setting) && setting.every((folder) => typeof folder === 'string' && folder !== ''))
+      folders.push(...setting.map((folder) => absoluteFolder(folder, project)))
     else if (setting !== undefined) invalid = true
   }
   return {folders: [...new Set(folders)].sort(), invalid}

@@ -35,7 +35,8 @@ export function record<T>(shape: Shape<T>): Shape<Record<string, T>> {
 
 export function object<S extends Record<string, Shape<unknown>>>(shapes: S): Shape<{[K in keyof S]: Infer<S[K]>}> {
   const entries = Object.entries(shapes)
-  return (value): value is {[K in keyof S]: Infer<S[K]>} => isObject(value) && entries.every(([key, shape]) => shape((value as Record<string, unknown>)[key]))
+  return (value): value is {[K in keyof S]: Infer<S[K]>} =>
+    isObject(value) && entries.every(([key, shape]) => shape((value as Record<string, unknown>)[key]))
 }
 
 export function union<T extends Shape<unknown>[]>(...shapes: T): Shape<Infer<T[number]>> {

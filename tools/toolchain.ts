@@ -12,7 +12,15 @@ export {printDiagnostics} from './cli/output.ts'
 export {printUsageError, UsageError} from './cli/usage.ts'
 export {RESTART_EXIT_CODE} from './core-process.ts'
 export {debug} from './debug.ts'
-export {type Diagnostic, diagnostic, diagnosticJson, displayPath, formatDiagnostic, isError, type RuleId} from './diagnostics.ts'
+export {
+  type Diagnostic,
+  diagnostic,
+  diagnosticJson,
+  displayPath,
+  formatDiagnostic,
+  isError,
+  type RuleId,
+} from './diagnostics.ts'
 export type {DependencyEntry, DocumentMeta} from './org/document-meta.ts'
 export {findProjectRoot} from './project.ts'
 export {type CheckReport, hasCheckErrors} from './session/project-checker.ts'

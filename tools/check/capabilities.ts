@@ -11,7 +11,8 @@ export const CAPABILITIES = {
   shell: 'run programs (child_process)',
   threads: 'start threads and processes of Node (worker_threads, cluster)',
   eval: 'evaluate code (eval, new Function, import() or require() of a computed name)',
-  native: 'reach into the runtime: process, and every module of Node not listed for another capability (vm, inspector, v8, module, os, crypto, …)',
+  native:
+    'reach into the runtime: process, and every module of Node not listed for another capability (vm, inspector, v8, module, os, crypto, …)',
   fs: 'write, move and delete files (fs, fs/promises; reading needs nothing)',
   net: 'use the network (fetch, WebSocket, net, http, https, http2, dgram, tls, dns)',
 } as const
@@ -36,14 +37,42 @@ export function parseCapabilities(value: string): {granted: Capability[]; unknow
  * for reading (without `fs`, the skill host's `fs` only reads; the rules
  * report each write).
  */
-export const FREE_MODULES: ReadonlySet<string> = new Set(['path', 'path/posix', 'path/win32', 'url', 'util', 'util/types', 'fs', 'fs/promises'])
+export const FREE_MODULES: ReadonlySet<string> = new Set([
+  'path',
+  'path/posix',
+  'path/win32',
+  'url',
+  'util',
+  'util/types',
+  'fs',
+  'fs/promises',
+])
 
 /** The capability a module of Node needs when it is not free; any module not named here needs `native`. */
 const MODULE_CAPABILITIES: Readonly<Record<string, Capability>> = {
   child_process: 'shell',
   worker_threads: 'threads',
   cluster: 'threads',
-  ...Object.fromEntries(['net', 'http', 'https', 'http2', 'dgram', 'tls', 'dns', 'dns/promises', '_http_agent', '_http_client', '_http_common', '_http_incoming', '_http_outgoing', '_http_server', '_tls_common', '_tls_wrap'].map((name) => [name, 'net'])),
+  ...Object.fromEntries(
+    [
+      'net',
+      'http',
+      'https',
+      'http2',
+      'dgram',
+      'tls',
+      'dns',
+      'dns/promises',
+      '_http_agent',
+      '_http_client',
+      '_http_common',
+      '_http_incoming',
+      '_http_outgoing',
+      '_http_server',
+      '_tls_common',
+      '_tls_wrap',
+    ].map((name) => [name, 'net']),
+  ),
 }
 
 const BUILTINS = new Set(builtinModules)

@@ -96,7 +96,13 @@ export class GeneratedFiles {
   diagnosticOf(problem: TsProblem, fallback: string): Diagnostic {
     const extras = {code: problem.code, severity: problem.severity}
     const origins = problem.file ? this.originsOf(problem.file) : undefined
-    if (origins) return diagnostic(origins.orgPath, typescriptProblem(problem.message), origins.originOf(problem.line, problem.column), extras)
+    if (origins)
+      return diagnostic(
+        origins.orgPath,
+        typescriptProblem(problem.message),
+        origins.originOf(problem.line, problem.column),
+        extras,
+      )
     const place = problem.line > 0 ? {line: problem.line, column: problem.column} : undefined
     return diagnostic(problem.file ?? fallback, typescriptProblem(problem.message), place, extras)
   }
@@ -108,7 +114,11 @@ export class GeneratedFiles {
     return rules.findSandboxViolations(source, skill.granted).map((violation) => {
       const start = source.getLineAndCharacterOfPosition(violation.start)
       const origins = this.originsOf(file)!
-      return diagnostic(origins.orgPath, rules.violationMessage(skill.name, violation), origins.originOf(start.line + 1, start.character + 1))
+      return diagnostic(
+        origins.orgPath,
+        rules.violationMessage(skill.name, violation),
+        origins.originOf(start.line + 1, start.character + 1),
+      )
     })
   }
 
@@ -133,7 +143,8 @@ export class GeneratedFiles {
     for (const line of meta.capabilities) {
       const parsed = parseCapabilities(line.value)
       for (const capability of parsed.granted) granted.add(capability)
-      for (const name of parsed.unknown) out.push(diagnostic(meta.path, unknownCapability(name, Object.keys(CAPABILITIES)), line.position))
+      for (const name of parsed.unknown)
+        out.push(diagnostic(meta.path, unknownCapability(name, Object.keys(CAPABILITIES)), line.position))
     }
     return {name: path.basename(meta.path, '.org'), granted}
   }

@@ -14,7 +14,14 @@
  * Declarations that do not run (`declare`, type-only imports) hide nothing.
  */
 import {ts} from 'ts-morph'
-import {accessedName, isTypeOnlyDeclaration, isTypeOnlyName, literalText, propertyNameText, skipOuter} from './sandbox-syntax.ts'
+import {
+  accessedName,
+  isTypeOnlyDeclaration,
+  isTypeOnlyName,
+  literalText,
+  propertyNameText,
+  skipOuter,
+} from './sandbox-syntax.ts'
 
 export type Value =
   /** A module object: a namespace or default import, what `require` returns, `fs.promises`. */
@@ -30,8 +37,19 @@ const LOADER: Value = {kind: 'loader'}
 const K = ts.SyntaxKind
 /** The kinds of node `record` looks at; every other node declares nothing. */
 const DECLARING = new Set([
-  K.ImportClause, K.NamespaceImport, K.ImportSpecifier, K.ImportEqualsDeclaration, K.VariableDeclaration, K.BindingElement, K.Parameter,
-  K.FunctionDeclaration, K.ClassDeclaration, K.EnumDeclaration, K.ModuleDeclaration, K.FunctionExpression, K.ClassExpression,
+  K.ImportClause,
+  K.NamespaceImport,
+  K.ImportSpecifier,
+  K.ImportEqualsDeclaration,
+  K.VariableDeclaration,
+  K.BindingElement,
+  K.Parameter,
+  K.FunctionDeclaration,
+  K.ClassDeclaration,
+  K.EnumDeclaration,
+  K.ModuleDeclaration,
+  K.FunctionExpression,
+  K.ClassExpression,
 ])
 const GLOBAL_OBJECT: Value = {kind: 'global', name: 'globalThis'}
 const GLOBAL_OBJECT_NAMES = new Set(['globalThis', 'global', 'self', 'window'])
@@ -59,7 +77,12 @@ export class ModuleBindings {
       if (ts.isIdentifier(node.name)) this.declareVariable(node.name, node)
     } else if (ts.isParameter(node)) {
       if (ts.isIdentifier(node.name)) this.scope(node.parent).set(node.name.text, node)
-    } else if ((ts.isFunctionDeclaration(node) && node.body) || ts.isClassDeclaration(node) || (ts.isEnumDeclaration(node) && !isConstEnum(node)) || (ts.isModuleDeclaration(node) && isInstantiated(node))) {
+    } else if (
+      (ts.isFunctionDeclaration(node) && node.body) ||
+      ts.isClassDeclaration(node) ||
+      (ts.isEnumDeclaration(node) && !isConstEnum(node)) ||
+      (ts.isModuleDeclaration(node) && isInstantiated(node))
+    ) {
       if (node.name && ts.isIdentifier(node.name)) this.declare(node.name, node, 'block')
     } else if (ts.isFunctionExpression(node) || ts.isClassExpression(node)) {
       // The name of a function or class expression is seen only inside it.
@@ -98,8 +121,18 @@ export class ModuleBindings {
   destructured(element: ts.BindingElement): {owner: Value | undefined; name: string | undefined} {
     const pattern = element.parent
     const source = pattern.parent
-    const owner = ts.isVariableDeclaration(source) ? source.initializer && this.valueOf(source.initializer) : ts.isBindingElement(source) ? this.valueOfDeclaration(source) : undefined
-    return {owner, name: ts.isObjectBindingPattern(pattern) && !element.dotDotDotToken ? propertyNameText(element.propertyName ?? element.name) : undefined}
+    const owner = ts.isVariableDeclaration(source)
+      ? source.initializer && this.valueOf(source.initializer)
+      : ts.isBindingElement(source)
+        ? this.valueOfDeclaration(source)
+        : undefined
+    return {
+      owner,
+      name:
+        ts.isObjectBindingPattern(pattern) && !element.dotDotDotToken
+          ? propertyNameText(element.propertyName ?? element.name)
+          : undefined,
+    }
   }
 
   /** What the name a declaration binds stands for; for `export … from`, what it exports. */
@@ -119,7 +152,10 @@ export class ModuleBindings {
       return memberValue(moduleValue(declaration.moduleSpecifier), propertyNameText(node.propertyName ?? node.name)!)
     }
     if (ts.isExportDeclaration(node)) return node.moduleSpecifier && moduleValue(node.moduleSpecifier)
-    if (ts.isImportEqualsDeclaration(node)) return ts.isExternalModuleReference(node.moduleReference) ? moduleValue(node.moduleReference.expression) : this.valueOfEntity(node.moduleReference)
+    if (ts.isImportEqualsDeclaration(node))
+      return ts.isExternalModuleReference(node.moduleReference)
+        ? moduleValue(node.moduleReference.expression)
+        : this.valueOfEntity(node.moduleReference)
     if (ts.isVariableDeclaration(node)) return node.initializer && this.valueOf(node.initializer)
     if (ts.isBindingElement(node)) {
       const {owner, name} = this.destructured(node)
@@ -141,7 +177,8 @@ export class ModuleBindings {
 
   private declareVariable(name: ts.Identifier, node: ts.VariableDeclaration | ts.BindingElement): void {
     let root: ts.Node = node
-    while (ts.isBindingElement(root) || ts.isObjectBindingPattern(root) || ts.isArrayBindingPattern(root)) root = root.parent
+    while (ts.isBindingElement(root) || ts.isObjectBindingPattern(root) || ts.isArrayBindingPattern(root))
+      root = root.parent
     if (ts.isParameter(root)) this.scope(root.parent).set(name.text, node)
     else if (ts.isCatchClause(root.parent)) this.scope(root.parent).set(name.text, node)
     else this.declare(name, node, ts.getCombinedNodeFlags(root) & ts.NodeFlags.BlockScoped ? 'block' : 'function')
@@ -171,7 +208,11 @@ function isInstantiated(node: ts.ModuleDeclaration): boolean {
   if (ts.isModuleDeclaration(body)) return isInstantiated(body)
   if (!ts.isModuleBlock(body)) return false
   return body.statements.some((statement) => {
-    if (ts.canHaveModifiers(statement) && ts.getModifiers(statement)?.some((modifier) => modifier.kind === ts.SyntaxKind.DeclareKeyword)) return false
+    if (
+      ts.canHaveModifiers(statement) &&
+      ts.getModifiers(statement)?.some((modifier) => modifier.kind === ts.SyntaxKind.DeclareKeyword)
+    )
+      return false
     if (ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) return false
     if (ts.isModuleDeclaration(statement)) return isInstantiated(statement)
     if (ts.isEnumDeclaration(statement)) return !isConstEnum(statement)
@@ -204,7 +245,8 @@ function memberValue(owner: Value | undefined, name: string): Value | undefined 
   if (owner?.kind !== 'module') return undefined
   if (name === 'default' || (owner.module === 'fs' && name === 'promises')) return owner
   if (owner.module === 'module' && name === 'createRequire') return {kind: 'createRequire'}
-  if ((owner.module === 'module' && name === 'register') || (owner.module === 'process' && name === 'getBuiltinModule')) return LOADER
+  if ((owner.module === 'module' && name === 'register') || (owner.module === 'process' && name === 'getBuiltinModule'))
+    return LOADER
   return {kind: 'member', module: owner.module, member: name}
 }
 
@@ -214,9 +256,19 @@ function moduleValue(specifier: ts.Node | undefined): Value | undefined {
 }
 
 function isBlockScope(node: ts.Node): boolean {
-  return isFunctionScope(node) || ts.isBlock(node) || ts.isCaseBlock(node) || ts.isForStatement(node) || ts.isForInStatement(node) || ts.isForOfStatement(node) || ts.isCatchClause(node)
+  return (
+    isFunctionScope(node) ||
+    ts.isBlock(node) ||
+    ts.isCaseBlock(node) ||
+    ts.isForStatement(node) ||
+    ts.isForInStatement(node) ||
+    ts.isForOfStatement(node) ||
+    ts.isCatchClause(node)
+  )
 }
 
 function isFunctionScope(node: ts.Node): boolean {
-  return ts.isSourceFile(node) || ts.isModuleBlock(node) || ts.isFunctionLike(node) || ts.isClassStaticBlockDeclaration(node)
+  return (
+    ts.isSourceFile(node) || ts.isModuleBlock(node) || ts.isFunctionLike(node) || ts.isClassStaticBlockDeclaration(node)
+  )
 }

@@ -47,7 +47,9 @@ export function nativeCompiler(): NativeCompiler | undefined {
 
 function platformExecutable(typescriptManifest: string): string | undefined {
   try {
-    const manifest = createRequire(typescriptManifest).resolve(`@typescript/typescript-${process.platform}-${process.arch}/package.json`)
+    const manifest = createRequire(typescriptManifest).resolve(
+      `@typescript/typescript-${process.platform}-${process.arch}/package.json`,
+    )
     const executable = path.join(path.dirname(manifest), 'lib', process.platform === 'win32' ? 'tsc.exe' : 'tsc')
     return fs.existsSync(executable) ? executable : undefined
   } catch {
@@ -82,7 +84,8 @@ export class NativeChecker {
       const named = (file: string) => known.get(file) ?? file
       const problems = parseOutput(output, workDir).map((each) => ({...each, file: each.file && named(each.file)}))
       // 0: clean; 1 and 2: problems reported. Anything else, or nothing said on a failure, is the compiler failing.
-      if (status !== 0 && (status > 2 || problems.length === 0)) throw new Error(`tsc exited with status ${status}: ${output.trim()}`)
+      if (status !== 0 && (status > 2 || problems.length === 0))
+        throw new Error(`tsc exited with status ${status}: ${output.trim()}`)
       return {problems, read: listedFiles(output).map(named)}
     } finally {
       fs.rmSync(config, {force: true})
@@ -99,13 +102,19 @@ export class NativeChecker {
 
 /** A folder for the generated configuration: the project's cache when it has node_modules/, else a temporary one. */
 export function nativeWorkDir(project: string | undefined): string {
-  if (project && fs.existsSync(path.join(project, 'node_modules'))) return path.join(project, 'node_modules', '.cache', 'passepartout', 'check')
+  if (project && fs.existsSync(path.join(project, 'node_modules')))
+    return path.join(project, 'node_modules', '.cache', 'passepartout', 'check')
   return path.join(os.tmpdir(), 'passepartout-check')
 }
 
 let configs = 0
 
-function run(command: string, args: string[], cwd: string, signal: AbortSignal | undefined): Promise<{status: number; output: string}> {
+function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  signal: AbortSignal | undefined,
+): Promise<{status: number; output: string}> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {cwd, stdio: ['ignore', 'pipe', 'pipe'], signal})
     const chunks: Buffer[] = []
@@ -133,10 +142,24 @@ export function parseOutput(output: string, cwd: string): TsProblem[] {
     const last = problems[problems.length - 1]
     if (located) {
       const [, file, row, column, severity, code, message] = located
-      problems.push({file: path.resolve(cwd, file!), line: Number(row), column: Number(column), code: code!, message: message!, severity: severity as TsProblem['severity']})
+      problems.push({
+        file: path.resolve(cwd, file!),
+        line: Number(row),
+        column: Number(column),
+        code: code!,
+        message: message!,
+        severity: severity as TsProblem['severity'],
+      })
     } else if (global) {
       const [, severity, code, message] = global
-      problems.push({file: undefined, line: 0, column: 0, code: code!, message: message!, severity: severity as TsProblem['severity']})
+      problems.push({
+        file: undefined,
+        line: 0,
+        column: 0,
+        code: code!,
+        message: message!,
+        severity: severity as TsProblem['severity'],
+      })
     } else if (last && line.startsWith(' ')) last.message += `\n${line}`
   }
   return problems

@@ -7,18 +7,33 @@
 import {ts} from 'ts-morph'
 
 const K = ts.SyntaxKind
-const WRAPPERS = new Set([K.ParenthesizedExpression, K.AsExpression, K.NonNullExpression, K.SatisfiesExpression, K.TypeAssertionExpression])
+const WRAPPERS = new Set([
+  K.ParenthesizedExpression,
+  K.AsExpression,
+  K.NonNullExpression,
+  K.SatisfiesExpression,
+  K.TypeAssertionExpression,
+])
 /** Members through which a value reaches code the rules do not follow: a function's own `call`, a promise's callbacks. */
 const HANDING_ON = new Set(['call', 'apply', 'bind', 'then', 'catch', 'finally'])
 /** Operators that look at a value without giving access to it. */
-const INSPECTING = new Set([K.EqualsEqualsEqualsToken, K.ExclamationEqualsEqualsToken, K.EqualsEqualsToken, K.ExclamationEqualsToken, K.InstanceOfKeyword, K.InKeyword])
+const INSPECTING = new Set([
+  K.EqualsEqualsEqualsToken,
+  K.ExclamationEqualsEqualsToken,
+  K.EqualsEqualsToken,
+  K.ExclamationEqualsToken,
+  K.InstanceOfKeyword,
+  K.InKeyword,
+])
 
 /**
  * What the code does with a value: calls it, keeps it under a local name,
  * only looks at it or replaces it (`typeof x`, `x === y`, `x = y`), reads one
  * of its members by name, or hands it on where the rules cannot follow.
  */
-export type Use = {kind: 'call'; call: ts.CallExpression | ts.NewExpression | ts.TaggedTemplateExpression} | {kind: 'alias' | 'inspect' | 'member' | 'other'}
+export type Use =
+  | {kind: 'call'; call: ts.CallExpression | ts.NewExpression | ts.TaggedTemplateExpression}
+  | {kind: 'alias' | 'inspect' | 'member' | 'other'}
 export const ALIAS: Use = {kind: 'alias'}
 export const OTHER: Use = {kind: 'other'}
 const INSPECT: Use = {kind: 'inspect'}
@@ -29,18 +44,35 @@ export function useOf(node: ts.Expression): Use {
   let outer: ts.Node = node
   while (isWrapper(outer.parent) || ts.isAwaitExpression(outer.parent)) outer = outer.parent
   const parent = outer.parent
-  if (ts.isPropertyAccessExpression(parent) && parent.expression === outer) return HANDING_ON.has(parent.name.text) ? OTHER : MEMBER
+  if (ts.isPropertyAccessExpression(parent) && parent.expression === outer)
+    return HANDING_ON.has(parent.name.text) ? OTHER : MEMBER
   if (ts.isElementAccessExpression(parent) && parent.expression === outer) {
     const name = literalText(parent.argumentExpression)
     return name === undefined || HANDING_ON.has(name) ? OTHER : MEMBER
   }
-  if ((ts.isCallExpression(parent) || ts.isNewExpression(parent)) && parent.expression === outer) return {kind: 'call', call: parent}
+  if ((ts.isCallExpression(parent) || ts.isNewExpression(parent)) && parent.expression === outer)
+    return {kind: 'call', call: parent}
   if (ts.isTaggedTemplateExpression(parent) && parent.tag === outer) return {kind: 'call', call: parent}
   // `const {writeFileSync} = fs` is judged by its elements.
-  if (ts.isVariableDeclaration(parent) && parent.initializer === outer) return ts.isIdentifier(parent.name) ? declarationUse(parent) : ALIAS
-  if (ts.isTypeOfExpression(parent) || ts.isVoidExpression(parent) || (ts.isPrefixUnaryExpression(parent) && parent.operator === K.ExclamationToken)) return INSPECT
-  if (ts.isBinaryExpression(parent) && (INSPECTING.has(parent.operatorToken.kind) || (parent.operatorToken.kind === K.EqualsToken && parent.left === outer))) return INSPECT
-  if ((ts.isIfStatement(parent) || ts.isWhileStatement(parent) || ts.isDoStatement(parent)) && parent.expression === outer) return INSPECT
+  if (ts.isVariableDeclaration(parent) && parent.initializer === outer)
+    return ts.isIdentifier(parent.name) ? declarationUse(parent) : ALIAS
+  if (
+    ts.isTypeOfExpression(parent) ||
+    ts.isVoidExpression(parent) ||
+    (ts.isPrefixUnaryExpression(parent) && parent.operator === K.ExclamationToken)
+  )
+    return INSPECT
+  if (
+    ts.isBinaryExpression(parent) &&
+    (INSPECTING.has(parent.operatorToken.kind) ||
+      (parent.operatorToken.kind === K.EqualsToken && parent.left === outer))
+  )
+    return INSPECT
+  if (
+    (ts.isIfStatement(parent) || ts.isWhileStatement(parent) || ts.isDoStatement(parent)) &&
+    parent.expression === outer
+  )
+    return INSPECT
   if (ts.isConditionalExpression(parent) && parent.condition === outer) return INSPECT
   return OTHER
 }
@@ -59,9 +91,15 @@ export function isExported(node: ts.Declaration): boolean {
 /** Whether NODE is code that runs: not a type, an interface, a type alias or a `declare`d name. A class's `extends` clause runs. */
 export function runs(node: ts.Node): boolean {
   if (ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node)) return false
-  if (ts.canHaveModifiers(node) && ts.getModifiers(node)?.some((modifier) => modifier.kind === K.DeclareKeyword)) return false
+  if (ts.canHaveModifiers(node) && ts.getModifiers(node)?.some((modifier) => modifier.kind === K.DeclareKeyword))
+    return false
   if (!ts.isTypeNode(node)) return true
-  return ts.isExpressionWithTypeArguments(node) && ts.isHeritageClause(node.parent) && node.parent.token === K.ExtendsKeyword && ts.isClassLike(node.parent.parent)
+  return (
+    ts.isExpressionWithTypeArguments(node) &&
+    ts.isHeritageClause(node.parent) &&
+    node.parent.token === K.ExtendsKeyword &&
+    ts.isClassLike(node.parent.parent)
+  )
 }
 
 /** An identifier that reads a variable: not the name of a declaration, a property or a label. */
@@ -69,17 +107,26 @@ export function isValueReference(node: ts.Identifier): boolean {
   const parent = node.parent as ts.Node & {name?: ts.Node; propertyName?: ts.Node; label?: ts.Node}
   if (ts.isShorthandPropertyAssignment(parent)) return parent.name === node
   // `export {fs}` and `export {fs as files}` read the local `fs`.
-  if (ts.isExportSpecifier(parent)) return !parent.parent.parent.moduleSpecifier && !isTypeOnlyName(parent) && (parent.propertyName ?? parent.name) === node
+  if (ts.isExportSpecifier(parent))
+    return (
+      !parent.parent.parent.moduleSpecifier && !isTypeOnlyName(parent) && (parent.propertyName ?? parent.name) === node
+    )
   return parent.name !== node && parent.propertyName !== node && parent.label !== node && !ts.isQualifiedName(parent)
 }
 
 /** An import or export that runs nothing: `import type`, `export type`, or only `{type A, type B}` (an empty `{}` still runs the module). */
 export function isTypeOnlyDeclaration(node: ts.ImportDeclaration | ts.ExportDeclaration): boolean {
-  if (ts.isExportDeclaration(node)) return node.isTypeOnly || (node.exportClause !== undefined && ts.isNamedExports(node.exportClause) && onlyTypes(node.exportClause.elements))
+  if (ts.isExportDeclaration(node))
+    return (
+      node.isTypeOnly ||
+      (node.exportClause !== undefined && ts.isNamedExports(node.exportClause) && onlyTypes(node.exportClause.elements))
+    )
   const clause = node.importClause
   if (!clause) return false
   const named = clause.namedBindings
-  return clause.isTypeOnly || (!clause.name && named !== undefined && ts.isNamedImports(named) && onlyTypes(named.elements))
+  return (
+    clause.isTypeOnly || (!clause.name && named !== undefined && ts.isNamedImports(named) && onlyTypes(named.elements))
+  )
 }
 
 function onlyTypes(elements: ts.NodeArray<ts.ImportSpecifier | ts.ExportSpecifier>): boolean {
@@ -119,6 +166,9 @@ export function skipOuter(node: ts.Expression): ts.Expression {
   return current
 }
 
-function isWrapper(node: ts.Node): node is ts.ParenthesizedExpression | ts.AsExpression | ts.NonNullExpression | ts.SatisfiesExpression | ts.TypeAssertion {
+function isWrapper(
+  node: ts.Node,
+): node is
+  ts.ParenthesizedExpression | ts.AsExpression | ts.NonNullExpression | ts.SatisfiesExpression | ts.TypeAssertion {
   return WRAPPERS.has(node.kind)
 }

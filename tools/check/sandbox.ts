@@ -23,7 +23,20 @@ import type {Message} from '../diagnostics.ts'
 import {type SandboxRuleId, sandboxViolation} from '../messages/check.ts'
 import {builtinName, type Capability, moduleCapability} from './capabilities.ts'
 import {ModuleBindings, type Value} from './module-bindings.ts'
-import {ALIAS, declarationUse, isExported, isTypeOnlyDeclaration, isTypeOnlyName, isValueReference, literalText, OTHER, propertyNameText, runs, type Use, useOf} from './sandbox-syntax.ts'
+import {
+  ALIAS,
+  declarationUse,
+  isExported,
+  isTypeOnlyDeclaration,
+  isTypeOnlyName,
+  isValueReference,
+  literalText,
+  OTHER,
+  propertyNameText,
+  runs,
+  type Use,
+  useOf,
+} from './sandbox-syntax.ts'
 
 export type {SandboxRuleId}
 
@@ -51,7 +64,33 @@ function moduleRule(capability: Capability): Rule {
 
 /** The functions of `fs` and `fs/promises` that change the file system. */
 const FS_WRITES = new Set(
-  ['writeFile', 'appendFile', 'mkdir', 'mkdtemp', 'rm', 'rmdir', 'unlink', 'rename', 'copyFile', 'cp', 'symlink', 'link', 'chmod', 'fchmod', 'lchmod', 'chown', 'fchown', 'lchown', 'truncate', 'ftruncate', 'utimes', 'futimes', 'lutimes', 'write', 'writev']
+  [
+    'writeFile',
+    'appendFile',
+    'mkdir',
+    'mkdtemp',
+    'rm',
+    'rmdir',
+    'unlink',
+    'rename',
+    'copyFile',
+    'cp',
+    'symlink',
+    'link',
+    'chmod',
+    'fchmod',
+    'lchmod',
+    'chown',
+    'fchown',
+    'lchown',
+    'truncate',
+    'ftruncate',
+    'utimes',
+    'futimes',
+    'lutimes',
+    'write',
+    'writev',
+  ]
     .flatMap((name) => [name, `${name}Sync`])
     .concat(['createWriteStream', 'WriteStream']),
 )
@@ -69,7 +108,10 @@ export function parse(file: string, text: string): ts.SourceFile {
 }
 
 /** Every use in SOURCE of a capability GRANTED does not hold, in the order of the text. */
-export function findSandboxViolations(source: SourceFile | ts.SourceFile, granted: ReadonlySet<Capability>): Violation[] {
+export function findSandboxViolations(
+  source: SourceFile | ts.SourceFile,
+  granted: ReadonlySet<Capability>,
+): Violation[] {
   const file = 'compilerNode' in source ? source.compilerNode : source
   // One walk records the declarations and keeps the nodes that run; the rules then judge them, every name known.
   const bindings = new ModuleBindings()
@@ -105,8 +147,17 @@ type Report = (rule: Rule, what: string, node: ts.Node) => void
 const K = ts.SyntaxKind
 /** The kinds of node `judgeNode` looks at. */
 const JUDGED = new Set([
-  K.ImportDeclaration, K.ExportDeclaration, K.ImportEqualsDeclaration, K.ImportSpecifier, K.ExportSpecifier, K.BindingElement,
-  K.Identifier, K.PropertyAccessExpression, K.ElementAccessExpression, K.CallExpression, K.ImportKeyword,
+  K.ImportDeclaration,
+  K.ExportDeclaration,
+  K.ImportEqualsDeclaration,
+  K.ImportSpecifier,
+  K.ExportSpecifier,
+  K.BindingElement,
+  K.Identifier,
+  K.PropertyAccessExpression,
+  K.ElementAccessExpression,
+  K.CallExpression,
+  K.ImportKeyword,
 ])
 
 function judgeNode(node: ts.Node, bindings: ModuleBindings, report: Report): void {
@@ -117,7 +168,8 @@ function judgeNode(node: ts.Node, bindings: ModuleBindings, report: Report): voi
     if (!node.moduleSpecifier || isTypeOnlyDeclaration(node)) return
     loads(node.moduleSpecifier, report)
     // `export * from 'fs'` hands the whole module on.
-    if (!node.exportClause || ts.isNamespaceExport(node.exportClause)) judge(bindings.valueOfDeclaration(node), node.moduleSpecifier, OTHER, true, report)
+    if (!node.exportClause || ts.isNamespaceExport(node.exportClause))
+      judge(bindings.valueOfDeclaration(node), node.moduleSpecifier, OTHER, true, report)
   } else if (ts.isImportEqualsDeclaration(node)) {
     if (node.isTypeOnly) return
     if (ts.isExternalModuleReference(node.moduleReference)) loads(node.moduleReference.expression, report)
@@ -126,14 +178,16 @@ function judgeNode(node: ts.Node, bindings: ModuleBindings, report: Report): voi
     if (!isTypeOnlyName(node)) judge(bindings.valueOfDeclaration(node), node, ALIAS, true, report)
   } else if (ts.isExportSpecifier(node)) {
     // `export {writeFileSync} from 'fs'` hands on what it names; `export {fs}` is a reference, judged as an identifier.
-    if (node.parent.parent.moduleSpecifier && !isTypeOnlyName(node)) judge(bindings.valueOfDeclaration(node), node, OTHER, true, report)
+    if (node.parent.parent.moduleSpecifier && !isTypeOnlyName(node))
+      judge(bindings.valueOfDeclaration(node), node, OTHER, true, report)
   } else if (ts.isBindingElement(node)) {
     judge(bindings.valueOfDeclaration(node), node, declarationUse(node), true, report)
     // `const {[name]: f} = fs` takes a member the rules cannot name.
     const {owner, name} = bindings.destructured(node)
     if (name === undefined && !node.dotDotDotToken) judge(owner, node, OTHER, false, report)
   } else if (ts.isIdentifier(node)) {
-    if (isValueReference(node)) judge(bindings.valueOf(node), node, useOf(node), bindings.declarationOf(node) === undefined, report)
+    if (isValueReference(node))
+      judge(bindings.valueOf(node), node, useOf(node), bindings.declarationOf(node) === undefined, report)
   } else {
     // A member, a call, or the `import` of `import()`.
     judge(bindings.valueOf(node as ts.Expression), node, useOf(node as ts.Expression), true, report)
@@ -158,12 +212,21 @@ function judge(value: Value | undefined, node: ts.Node, use: Use, obtained: bool
   if (followed && use.kind === 'other') report(followed.rule, `${followed.name} as a value`, node)
 }
 
-function judgeCall(callee: Value, call: ts.CallExpression | ts.NewExpression | ts.TaggedTemplateExpression, report: Report): void {
+function judgeCall(
+  callee: Value,
+  call: ts.CallExpression | ts.NewExpression | ts.TaggedTemplateExpression,
+  report: Report,
+): void {
   const args = ts.isTaggedTemplateExpression(call) ? undefined : call.arguments
   if (callee.kind === 'loader') {
     if (args?.length === 0) return
     const specifier = args?.[0]
-    if (literalText(specifier) === undefined) report(DYNAMIC_CODE, `${(ts.isTaggedTemplateExpression(call) ? call.tag : call.expression).getText()}() of a computed name`, call)
+    if (literalText(specifier) === undefined)
+      report(
+        DYNAMIC_CODE,
+        `${(ts.isTaggedTemplateExpression(call) ? call.tag : call.expression).getText()}() of a computed name`,
+        call,
+      )
     else loads(specifier, report)
   } else if (callee.kind === 'global' && callee.name === 'Function') {
     report(DYNAMIC_CODE, ts.isNewExpression(call) ? 'new Function' : 'Function()', call)
@@ -172,7 +235,11 @@ function judgeCall(callee: Value, call: ts.CallExpression | ts.NewExpression | t
   } else if (isFsReadWithFlags(callee) && !isReadOnlyOptions(args?.[1])) {
     report(FS_WRITE, `fs.${callee.member} with a flag that writes`, call)
   } else if (callee.kind === 'module' && callee.module === 'module') {
-    report(DYNAMIC_CODE, ts.isNewExpression(call) ? "new Module() of the 'module' module" : "the 'module' module called", call)
+    report(
+      DYNAMIC_CODE,
+      ts.isNewExpression(call) ? "new Module() of the 'module' module" : "the 'module' module called",
+      call,
+    )
   }
 }
 
@@ -186,7 +253,8 @@ function loads(specifier: ts.Node | undefined, report: Report): void {
 
 /** A function that is restricted as soon as the skill has it: an fs write, a native member of `process`, the global `eval` or a network global. */
 function restrictedFunction(value: Value): {rule: Rule; what: string} | undefined {
-  if (value.kind === 'member' && value.module === 'fs' && FS_WRITES.has(value.member)) return {rule: FS_WRITE, what: `fs.${value.member}`}
+  if (value.kind === 'member' && value.module === 'fs' && FS_WRITES.has(value.member))
+    return {rule: FS_WRITE, what: `fs.${value.member}`}
   // A skill without `native` has no process at all: every member it takes is reported (a loader it names is a loader).
   if (value.kind === 'member' && value.module === 'process') return {rule: NATIVE, what: `process.${value.member}`}
   // Of the 'module' module, only createRequire is followed (as a loader); the rest compiles or loads code its own way.
@@ -221,7 +289,8 @@ function isFsReadWithFlags(value: Value): value is Extract<Value, {kind: 'member
  * literal whose `flag`/`flags` is absent or a read-only literal. Options the rules cannot read count as a write.
  */
 function isReadOnlyOptions(options: ts.Expression | undefined): boolean {
-  if (!options || ts.isArrowFunction(options) || ts.isFunctionExpression(options) || literalText(options) !== undefined) return true
+  if (!options || ts.isArrowFunction(options) || ts.isFunctionExpression(options) || literalText(options) !== undefined)
+    return true
   if (!ts.isObjectLiteralExpression(options)) return false
   return options.properties.every((property) => {
     if (!ts.isPropertyAssignment(property) && !ts.isShorthandPropertyAssignment(property)) return false

@@ -17,7 +17,9 @@ const RESTRICTED_SPECIFIER = `["'\`](?:node:|(?:${builtinModules
   .map((name) => name.replace(/[/]/g, '\\/'))
   .join('|')})["'\`/])`
 
-const MAY_VIOLATE = new RegExp(`${RESTRICTED_SPECIFIER}|\\bfs\\b|require|\\bimport\\s*[(/]|\\beval\\b|Function|process|fetch|WebSocket|XMLHttpRequest|EventSource|\\bmodule\\b|\\\\`)
+const MAY_VIOLATE = new RegExp(
+  `${RESTRICTED_SPECIFIER}|\\bfs\\b|require|\\bimport\\s*[(/]|\\beval\\b|Function|process|fetch|WebSocket|XMLHttpRequest|EventSource|\\bmodule\\b|\\\\`,
+)
 
 export function mayViolate(text: string): boolean {
   return MAY_VIOLATE.test(text)

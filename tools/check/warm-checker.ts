@@ -70,7 +70,9 @@ export class WarmChecker {
    */
   prime(): void {
     const own = this.project.getSourceFiles().filter(isOwn)
-    const sample = own.filter((_, k) => k % Math.max(1, Math.floor(own.length / PRIMING_EDITS)) === 0).slice(0, PRIMING_EDITS)
+    const sample = own
+      .filter((_, k) => k % Math.max(1, Math.floor(own.length / PRIMING_EDITS)) === 0)
+      .slice(0, PRIMING_EDITS)
     for (const file of sample) {
       const text = file.getFullText()
       file.replaceWithText(`${text}\n`)
@@ -104,13 +106,20 @@ export class WarmChecker {
   /** Syntax and type problems of FILES; with `program`, also the configuration's and the program's own. */
   check(files: readonly string[], options: {program?: boolean} = {}): TsProblem[] {
     const program = this.project.getProgram().compilerObject
-    const problems: ts.Diagnostic[] = options.program ? [...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics()] : []
+    const problems: ts.Diagnostic[] = options.program
+      ? [...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics()]
+      : []
     for (const file of files) {
       const source = program.getSourceFile(file)
       if (!source) continue
       problems.push(...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source))
     }
-    return problems.filter((problem) => problem.category === ts.DiagnosticCategory.Error || problem.category === ts.DiagnosticCategory.Warning).map(toProblem)
+    return problems
+      .filter(
+        (problem) =>
+          problem.category === ts.DiagnosticCategory.Error || problem.category === ts.DiagnosticCategory.Warning,
+      )
+      .map(toProblem)
   }
 }
 
@@ -123,7 +132,15 @@ function toProblem(problem: ts.Diagnostic): TsProblem {
   const message = ts.flattenDiagnosticMessageText(problem.messageText, '\n')
   const severity = problem.category === ts.DiagnosticCategory.Error ? 'error' : 'warning'
   const code = `TS${problem.code}`
-  if (!problem.file || problem.start === undefined) return {file: undefined, line: 0, column: 0, code, message, severity}
+  if (!problem.file || problem.start === undefined)
+    return {file: undefined, line: 0, column: 0, code, message, severity}
   const start = problem.file.getLineAndCharacterOfPosition(problem.start)
-  return {file: path.resolve(problem.file.fileName), line: start.line + 1, column: start.character + 1, code, message, severity}
+  return {
+    file: path.resolve(problem.file.fileName),
+    line: start.line + 1,
+    column: start.character + 1,
+    code,
+    message,
+    severity,
+  }
 }

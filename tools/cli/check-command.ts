@@ -10,7 +10,11 @@ import {printDiagnostics} from './output.ts'
 import {printPruned, summary, type TangleFlags, tangleJson} from './tangle-command.ts'
 import type {CommandContext} from './usage.ts'
 
-export async function runCheck(args: string[], flags: Pick<TangleFlags, 'allowOutside' | 'cache' | 'prune' | 'json'>, context: CommandContext): Promise<number> {
+export async function runCheck(
+  args: string[],
+  flags: Pick<TangleFlags, 'allowOutside' | 'cache' | 'prune' | 'json'>,
+  context: CommandContext,
+): Promise<number> {
   const {session, files, folders, problems} = commandInputs(args, flags, context)
   const report = await session.check(files, {prune: flags.prune, folders})
   report.diagnostics.unshift(...problems)
@@ -22,7 +26,9 @@ export async function runCheck(args: string[], flags: Pick<TangleFlags, 'allowOu
     const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
     printPruned(report.tangle, false, context.cwd)
     process.stdout.write(`${summary(report.tangle, false)}\n`)
-    process.stdout.write(`checked ${plural(report.checkedFiles, 'TypeScript file')}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')} in ${Math.round(report.elapsedMs)} ms\n`)
+    process.stdout.write(
+      `checked ${plural(report.checkedFiles, 'TypeScript file')}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')} in ${Math.round(report.elapsedMs)} ms\n`,
+    )
   }
   return hasCheckErrors(report) ? 1 : 0
 }

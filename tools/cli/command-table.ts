@@ -104,11 +104,7 @@ export type OptionName = keyof typeof OPTIONS
  * approval id, or the command a help is about.
  */
 export type Operands =
-  | {kind: 'none'; scope: string}
-  | {kind: 'paths'}
-  | {kind: 'text'}
-  | {kind: 'approval-id'}
-  | {kind: 'topic'}
+  {kind: 'none'; scope: string} | {kind: 'paths'} | {kind: 'text'} | {kind: 'approval-id'} | {kind: 'topic'}
 
 /**
  * Which process runs a command: the toolchain itself (no core), a core started for this one command and
@@ -134,8 +130,7 @@ const SKILL_DOCUMENTS = {kind: 'none', scope: "reads the project's skill documen
 export const COMMANDS = {
   tangle: {
     operands: {kind: 'paths'},
-    summary:
-      "write the files the Org documents' blocks tangle to (default: every .org file under the project's org/)",
+    summary: "write the files the Org documents' blocks tangle to (default: every .org file under the project's org/)",
     options: ['dry-run', 'json', ...SESSION, ...ORG_OUTPUT],
     runs: 'toolchain',
   },
@@ -208,7 +203,7 @@ export const COMMANDS = {
     operands: {kind: 'none', scope: 'runs the core of the project of the working folder'},
     summary:
       "run the project's core until stopped (Ctrl-C): check the project, boot the core, say what it booted and " +
-      'how to talk to it, and apply each saved document (tangled, checked, reloaded); a change to the core\'s own ' +
+      "how to talk to it, and apply each saved document (tangled, checked, reloaded); a change to the core's own " +
       'documents restarts it',
     options: ['no-watch', 'once', 'tcp', 'host', ...ORG_OUTPUT],
     runs: 'server',

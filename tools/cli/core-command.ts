@@ -51,7 +51,9 @@ export async function runCore(invocation: CommandInvocation, context: CommandCon
  */
 async function supervise(home: string, invocation: CommandInvocation, context: CommandContext): Promise<number> {
   // The same module bin/passepartout loaded (one URL, one instance): it holds the stops asked until now.
-  const {releaseEarlyStops} = (await import(pathToFileURL(path.join(home, 'bin', 'launch.mjs')).href)) as {releaseEarlyStops: () => void}
+  const {releaseEarlyStops} = (await import(pathToFileURL(path.join(home, 'bin', 'launch.mjs')).href)) as {
+    releaseEarlyStops: () => void
+  }
   let child: ChildProcess | undefined
   let asked: NodeJS.Signals | undefined
   const forward = (signal: NodeJS.Signals) => {
@@ -110,7 +112,10 @@ function listeningPort(message: unknown): number | undefined {
 
 /** Tangle the core's documents; false, with the errors printed, when they do not tangle. */
 async function tangleCore(home: string, context: CommandContext): Promise<boolean> {
-  const report = await tangle({files: listOrgFiles(path.join(home, 'org', 'core')), cache: TangleCache.open(home, {tool: process.env.PASSEPARTOUT_BUILD ?? '', allowOutside: []})})
+  const report = await tangle({
+    files: listOrgFiles(path.join(home, 'org', 'core')),
+    cache: TangleCache.open(home, {tool: process.env.PASSEPARTOUT_BUILD ?? '', allowOutside: []}),
+  })
   if (!hasErrors(report)) return true
   printDiagnostics(report.diagnostics, {cwd: context.cwd, frames: context.frames})
   process.stderr.write('passepartout: the core does not tangle; fix the errors above\n')

@@ -40,7 +40,11 @@ export async function runDeps(args: string[], flags: DepsFlags, context: Command
 }
 
 /** DOT with an edge from each document to each document it depends on (an arrow reads "needs"). */
-export function toDot(order: readonly string[], dependencies: ReadonlyMap<string, readonly string[]>, show: (file: string) => string): string {
+export function toDot(
+  order: readonly string[],
+  dependencies: ReadonlyMap<string, readonly string[]>,
+  show: (file: string) => string,
+): string {
   const lines = ['digraph passepartout {', '  rankdir=LR;', '  node [shape=box];']
   for (const file of order) lines.push(`  ${quote(show(file))};`)
   for (const file of order) {

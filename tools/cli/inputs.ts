@@ -32,7 +32,12 @@ export interface CommandInputs {
 }
 
 /** The inputs of a command given ARGS in CONTEXT. */
-export function commandInputs(args: string[], flags: SessionFlags, context: CommandContext, options: {warmOnly?: boolean} = {}): CommandInputs {
+export function commandInputs(
+  args: string[],
+  flags: SessionFlags,
+  context: CommandContext,
+  options: {warmOnly?: boolean} = {},
+): CommandInputs {
   const roots = inputRoots(args, context.cwd)
   const files = resolveInputs(roots, context.cwd)
   const first = roots[0]!
@@ -40,15 +45,27 @@ export function commandInputs(args: string[], flags: SessionFlags, context: Comm
   const project = findProjectRoot(folder)
   const allowed = allowedOutside(project, flags.allowOutside, context.cwd)
   const problems = allowed.invalid ? [diagnostic(path.join(project!, 'package.json'), allowOutsideInvalid())] : []
-  const session = new ProjectSession({project, stateFolder: folder, allowOutside: allowed.folders, cache: flags.cache, warmOnly: options.warmOnly})
-  return {session, files, folders: roots.filter((root) => fs.statSync(root, {throwIfNoEntry: false})?.isDirectory()), problems}
+  const session = new ProjectSession({
+    project,
+    stateFolder: folder,
+    allowOutside: allowed.folders,
+    cache: flags.cache,
+    warmOnly: options.warmOnly,
+  })
+  return {
+    session,
+    files,
+    folders: roots.filter((root) => fs.statSync(root, {throwIfNoEntry: false})?.isDirectory()),
+    problems,
+  }
 }
 
 /** The files and folders ARGS name, as absolute paths; no argument means the project's org/ folder. */
 export function inputRoots(args: string[], cwd: string): string[] {
   if (args.length > 0) return args.map((arg) => path.resolve(cwd, arg))
   const root = findProjectRoot(cwd)
-  if (!root || !fs.existsSync(path.join(root, 'org'))) throw new UsageError('no org/ folder in this project: name the Org files or folders to tangle')
+  if (!root || !fs.existsSync(path.join(root, 'org')))
+    throw new UsageError('no org/ folder in this project: name the Org files or folders to tangle')
   return [path.join(root, 'org')]
 }
 

@@ -18,13 +18,23 @@ export async function runTangle(args: string[], flags: TangleFlags, context: Com
   const {session, files, folders, problems} = commandInputs(args, flags, context)
   const report = await session.tangle(files, {dryRun: flags.dryRun, prune: flags.prune, folders})
   report.diagnostics.unshift(...problems)
-  if (flags.json) process.stdout.write(`${JSON.stringify({version: 1, ...tangleJson(report, context.cwd), diagnostics: report.diagnostics.map((message) => diagnosticJson(message, context.cwd))}, null, 2)}\n`)
+  if (flags.json)
+    process.stdout.write(
+      `${JSON.stringify({version: 1, ...tangleJson(report, context.cwd), diagnostics: report.diagnostics.map((message) => diagnosticJson(message, context.cwd))}, null, 2)}\n`,
+    )
   printDiagnostics(report.diagnostics, {cwd: context.cwd, frames: context.frames})
   if (!flags.json) {
     if (flags.dryRun) {
       for (const outcome of report.outcomes) {
-        const verb = outcome.status === 'written' ? 'would write' : outcome.status === 'mode-changed' ? 'would change the mode of' : 'unchanged'
-        process.stdout.write(`${verb} ${displayPath(outcome.path, context.cwd)} (${outcome.blockLines.length} blocks from ${displayPath(outcome.document, context.cwd)})\n`)
+        const verb =
+          outcome.status === 'written'
+            ? 'would write'
+            : outcome.status === 'mode-changed'
+              ? 'would change the mode of'
+              : 'unchanged'
+        process.stdout.write(
+          `${verb} ${displayPath(outcome.path, context.cwd)} (${outcome.blockLines.length} blocks from ${displayPath(outcome.document, context.cwd)})\n`,
+        )
       }
     }
     printPruned(report, flags.dryRun, context.cwd)
@@ -35,7 +45,10 @@ export async function runTangle(args: string[], flags: TangleFlags, context: Com
 
 /** One line for each file removed (or, dry, that would be) because no document writes it any more. */
 export function printPruned(report: TangleReport, dryRun: boolean, cwd: string): void {
-  for (const file of report.pruned) process.stdout.write(`${dryRun ? 'would remove' : 'removed'} ${displayPath(file.path, cwd)} (${displayPath(file.document, cwd)} no longer writes it)\n`)
+  for (const file of report.pruned)
+    process.stdout.write(
+      `${dryRun ? 'would remove' : 'removed'} ${displayPath(file.path, cwd)} (${displayPath(file.document, cwd)} no longer writes it)\n`,
+    )
 }
 
 export function summary(report: TangleReport, dryRun: boolean): string {
@@ -66,6 +79,9 @@ export function tangleJson(report: TangleReport, cwd: string) {
         lines: target.lineCount,
       })),
     })),
-    pruned: report.pruned.map((file) => ({path: displayPath(file.path, cwd), document: displayPath(file.document, cwd)})),
+    pruned: report.pruned.map((file) => ({
+      path: displayPath(file.path, cwd),
+      document: displayPath(file.document, cwd),
+    })),
   }
 }

@@ -76,8 +76,12 @@ commands:
 ${(Object.keys(COMMANDS) as CommandName[]).map(commandEntry).join('\n')}
 
 options (each command takes those its help lists: passepartout help COMMAND):
-${ALL_OPTIONS.filter((name) => !option(name).everywhere).map(optionLine).join('\n')}
-${ALL_OPTIONS.filter((name) => option(name).everywhere).map(everywhereLine).join('\n')}
+${ALL_OPTIONS.filter((name) => !option(name).everywhere)
+  .map(optionLine)
+  .join('\n')}
+${ALL_OPTIONS.filter((name) => option(name).everywhere)
+  .map(everywhereLine)
+  .join('\n')}
 `
 
 export function commandUsage(name: CommandName): string {

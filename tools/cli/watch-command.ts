@@ -27,7 +27,9 @@ export async function runWatch(args: string[], flags: TangleFlags, context: Comm
     const errors = report.diagnostics.filter(isError).length
     const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
     process.stdout.write(`${summary(report.tangle, false)}\n`)
-    process.stdout.write(`checked ${plural(report.checkedFiles, 'TypeScript file')}: ${plural(errors, 'error')}, ${plural(report.diagnostics.length - errors, 'warning')} in ${Math.round(report.elapsedMs)} ms\n`)
+    process.stdout.write(
+      `checked ${plural(report.checkedFiles, 'TypeScript file')}: ${plural(errors, 'error')}, ${plural(report.diagnostics.length - errors, 'warning')} in ${Math.round(report.elapsedMs)} ms\n`,
+    )
   }
   print(await session.check(files, {prune: flags.prune, folders}))
   // One check at a time: a save during a check is checked after it.
@@ -35,7 +37,9 @@ export async function runWatch(args: string[], flags: TangleFlags, context: Comm
   const recheck = (changes: OrgChange[]) =>
     (running = running.then(async () => {
       try {
-        const saved = changes.filter((change) => change.kind === 'changed' && fs.existsSync(change.path)).map((change) => change.path)
+        const saved = changes
+          .filter((change) => change.kind === 'changed' && fs.existsSync(change.path))
+          .map((change) => change.path)
         if (saved.length > 0) print(await session.recheck(saved))
       } catch (error) {
         // A watcher outlives what one save does to it: said, and the next save is checked.
@@ -55,7 +59,9 @@ export async function runWatch(args: string[], flags: TangleFlags, context: Comm
   await watcher.ready
   // The warm program is made now, not at the first save.
   await session.warmUp()
-  process.stdout.write(`watching ${roots.map((root) => displayPath(root, context.cwd)).join(', ')} for changes (Ctrl-C to stop)\n`)
+  process.stdout.write(
+    `watching ${roots.map((root) => displayPath(root, context.cwd)).join(', ')} for changes (Ctrl-C to stop)\n`,
+  )
   // Held open by a timer of its own: while a deleted folder is awaited, no file handle keeps the process up.
   const alive = setInterval(() => {}, 1 << 30)
   await new Promise<void>((resolve) => {

@@ -49,7 +49,10 @@ export function buildGraph(documents: readonly DocumentMeta[], options: GraphOpt
     }
     dependencies.set(document.path, [...targets].sort(compare))
   }
-  const order = kahn(sorted.map((document) => document.path), dependencies)
+  const order = kahn(
+    sorted.map((document) => document.path),
+    dependencies,
+  )
   const ordered = new Set(order)
   const rest = sorted.map((document) => document.path).filter((file) => !ordered.has(file))
   for (const file of rest) broken.add(file)
@@ -58,9 +61,13 @@ export function buildGraph(documents: readonly DocumentMeta[], options: GraphOpt
     const cycle = shortestCycle(group[0]!, group, dependencies)
     const [first, second] = cycle
     const entry = edgeEntry.get(`${first}\0${second}`)!
-    diagnostics.push(diagnostic(first!, graphMessages.cycle(cycle.map((file) => displayPath(file, options.base))), entry.position))
+    diagnostics.push(
+      diagnostic(first!, graphMessages.cycle(cycle.map((file) => displayPath(file, options.base))), entry.position),
+    )
   }
-  diagnostics.sort((a, b) => compare(a.file ?? '', b.file ?? '') || (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0))
+  diagnostics.sort(
+    (a, b) => compare(a.file ?? '', b.file ?? '') || (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0),
+  )
   return {order: [...order, ...rest], dependencies, broken, diagnostics}
 }
 
@@ -110,11 +117,19 @@ class Resolver {
     if (target === undefined && entry.kind === 'word') {
       const candidates = this.byFileName.get(entry.name) ?? []
       if (candidates.length > 1) {
-        return this.fail(from, entry, graphMessages.ambiguousDependency(entry.text, candidates.map((file) => displayPath(file, this.base))))
+        return this.fail(
+          from,
+          entry,
+          graphMessages.ambiguousDependency(
+            entry.text,
+            candidates.map((file) => displayPath(file, this.base)),
+          ),
+        )
       }
       target = candidates[0]
     }
-    if (target === undefined) return this.fail(from, entry, graphMessages.unknownDependency(entry.text, entry.name, entry.kind === 'id'))
+    if (target === undefined)
+      return this.fail(from, entry, graphMessages.unknownDependency(entry.text, entry.name, entry.kind === 'id'))
     if (target === from) return this.fail(from, entry, graphMessages.selfDependency(entry.text))
     return target
   }

@@ -7,7 +7,7 @@ export class MinHeap<T> {
   push(item: T): void {
     const items = this.items
     items.push(item)
-    for (let i = items.length - 1; i > 0; ) {
+    for (let i = items.length - 1; i > 0;) {
       const parent = (i - 1) >> 1
       if (this.compare(items[i]!, items[parent]!) >= 0) break
       ;[items[i], items[parent]] = [items[parent]!, items[i]!]
@@ -22,7 +22,7 @@ export class MinHeap<T> {
     const last = items.pop()
     if (items.length === 0 || last === undefined) return top
     items[0] = last
-    for (let i = 0; ; ) {
+    for (let i = 0; ;) {
       const left = 2 * i + 1
       const right = left + 1
       let smallest = i

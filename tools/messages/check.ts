@@ -17,11 +17,18 @@ export function compilerFailed(why: string): Message {
 
 /** `#+CAPABILITIES:` names NAME, which grants nothing; CAPABILITIES are the names that do. */
 export function unknownCapability(name: string, capabilities: readonly string[]): Message {
-  return {ruleId: 'sandbox/unknown-capability', reason: `'${name}' is not a capability`, expected: [`the capabilities are ${capabilities.join(', ')}`]}
+  return {
+    ruleId: 'sandbox/unknown-capability',
+    reason: `'${name}' is not a capability`,
+    expected: [`the capabilities are ${capabilities.join(', ')}`],
+  }
 }
 
 /** The sandbox rules a skill's code can break (`check/sandbox.ts` finds where). */
-export type SandboxRuleId = Exclude<Extract<RuleId, `sandbox/${string}`>, 'sandbox/unknown-capability' | 'sandbox/tangle-target'>
+export type SandboxRuleId = Exclude<
+  Extract<RuleId, `sandbox/${string}`>,
+  'sandbox/unknown-capability' | 'sandbox/tangle-target'
+>
 
 const USES: Record<SandboxRuleId, (what: string) => string> = {
   'sandbox/restricted-import': (what) => `uses ${what}`,
@@ -33,12 +40,19 @@ const USES: Record<SandboxRuleId, (what: string) => string> = {
 
 /** The skill SKILL uses WHAT (`child_process`, `fs.writeFileSync`) without CAPABILITY, breaking RULE. */
 export function sandboxViolation(skill: string, rule: SandboxRuleId, what: string, capability: string): Message {
-  return {ruleId: rule, reason: `skill '${skill}' ${USES[rule](what)} without the '${capability}' capability`, expected: [`grant it in the skill's document: #+CAPABILITIES: ${capability}`]}
+  return {
+    ruleId: rule,
+    reason: `skill '${skill}' ${USES[rule](what)} without the '${capability}' capability`,
+    expected: [`grant it in the skill's document: #+CAPABILITIES: ${capability}`],
+  }
 }
 
 /** A skill document tangles TARGET (absolute) into a node_modules/ folder. */
 export function skillTangleIntoPackages(target: string): Message {
-  return {ruleId: 'sandbox/tangle-target', reason: `a skill document may not tangle into node_modules/, where packages are loaded from: ${target}`}
+  return {
+    ruleId: 'sandbox/tangle-target',
+    reason: `a skill document may not tangle into node_modules/, where packages are loaded from: ${target}`,
+  }
 }
 
 /** A skill document tangles the Org document TARGET. */

@@ -17,12 +17,18 @@ export function duplicateId(id: string, first: string): Message {
 
 /** The entry TEXT names the documents NAMES by their file name. */
 export function ambiguousDependency(text: string, names: readonly string[]): Message {
-  return {ruleId: 'graph/ambiguous-dependency', reason: `'${text}' names several documents (${names.join(', ')})`, expected: ['name one by an ID (id:X)']}
+  return {
+    ruleId: 'graph/ambiguous-dependency',
+    reason: `'${text}' names several documents (${names.join(', ')})`,
+    expected: ['name one by an ID (id:X)'],
+  }
 }
 
 /** The entry TEXT (an `id:` entry when BY_ID) names NAME, which no ID and no document is. */
 export function unknownDependency(text: string, name: string, byId: boolean): Message {
-  const what = byId ? `no document holds the ID '${name}'` : `no document holds the ID '${name}' or is called ${name}.org`
+  const what = byId
+    ? `no document holds the ID '${name}'`
+    : `no document holds the ID '${name}' or is called ${name}.org`
   return {ruleId: 'graph/unknown-dependency', reason: `unknown dependency '${text}': ${what}`}
 }
 

@@ -20,12 +20,18 @@ export function unusualValue(name: string, value: string, allowed: readonly stri
 
 /** The Lisp form SOURCE of the header argument NAME, which tangling does not use; WHY passepartout cannot evaluate it. */
 export function lispIgnored(name: string, source: string, why: string): Message {
-  return {ruleId: 'header/lisp-ignored', reason: `Org evaluates ${name} ${source} while tangling; passepartout ignores it (it does not change what is written; ${why})`}
+  return {
+    ruleId: 'header/lisp-ignored',
+    reason: `Org evaluates ${name} ${source} while tangling; passepartout ignores it (it does not change what is written; ${why})`,
+  }
 }
 
 /** The variable NAME=SOURCE of a LANGUAGE block, whose variables tangling drops; WHY passepartout cannot evaluate it. */
 export function lispIgnoredVariable(name: string, source: string, language: string | null, why: string): Message {
-  return {ruleId: 'header/lisp-ignored', reason: `Org evaluates :var ${name}=${source} while tangling; passepartout ignores it (variables are dropped for ${language}; ${why})`}
+  return {
+    ruleId: 'header/lisp-ignored',
+    reason: `Org evaluates :var ${name}=${source} while tangling; passepartout ignores it (variables are dropped for ${language}; ${why})`,
+  }
 }
 
 /** `:tangle-mode VALUE`, a decimal number that looks like an octal mode. */

@@ -66,7 +66,8 @@ export function removeFailed(shown: string, why: string): Message {
 export function stagingUndone(): Message {
   return {
     ruleId: 'io/recovered',
-    reason: 'an earlier run did not finish writing the files of this document (it was killed, or could not undo a failure); what it left was removed and every target is as it was',
+    reason:
+      'an earlier run did not finish writing the files of this document (it was killed, or could not undo a failure); what it left was removed and every target is as it was',
   }
 }
 
@@ -87,10 +88,18 @@ export function noDocuments(arg: string): Message {
 }
 
 export function cacheDamaged(): Message {
-  return {ruleId: 'cache/damaged', reason: 'the tangle cache is damaged (not the shape this build writes); it is discarded and every document is read again'}
+  return {
+    ruleId: 'cache/damaged',
+    reason:
+      'the tangle cache is damaged (not the shape this build writes); it is discarded and every document is read again',
+  }
 }
 
 /** package.json's `"passepartout": {"allowOutside": …}` is not a list of folders. */
 export function allowOutsideInvalid(): Message {
-  return {ruleId: 'config/invalid', reason: '"passepartout": {"allowOutside": …} in package.json is not a list of folders', expected: ['write a list of folders, such as ["~/.config"]']}
+  return {
+    ruleId: 'config/invalid',
+    reason: '"passepartout": {"allowOutside": …} in package.json is not a list of folders',
+    expected: ['write a list of folders, such as ["~/.config"]'],
+  }
 }

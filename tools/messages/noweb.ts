@@ -7,7 +7,10 @@ import type {Message} from '../diagnostics.ts'
 
 /** `<<NAME>>` matches no block. */
 export function unresolved(name: string): Message {
-  return {ruleId: 'noweb/unresolved', reason: `<<${name}>> matches no block (no #+NAME: ${name}, no :noweb-ref ${name}); Org replaces it with nothing`}
+  return {
+    ruleId: 'noweb/unresolved',
+    reason: `<<${name}>> matches no block (no #+NAME: ${name}, no :noweb-ref ${name}); Org replaces it with nothing`,
+  }
 }
 
 /** `<<NAME>>` matches no block, and reads like a shift or a generic of TypeScript. */

@@ -22,12 +22,19 @@ export function unterminatedBlockPairs(endLine: number): Message {
 }
 
 export function tangleWithoutValue(): Message {
-  return {ruleId: 'tangle/emacs-error', reason: ':tangle without a value: Org fails while computing the link to the block', note: 'Emacs: (wrong-type-argument stringp nil)'}
+  return {
+    ruleId: 'tangle/emacs-error',
+    reason: ':tangle without a value: Org fails while computing the link to the block',
+    note: 'Emacs: (wrong-type-argument stringp nil)',
+  }
 }
 
 /** The header argument NAME holds the Lisp form SOURCE, which Org evaluates and passepartout cannot (WHY). */
 export function lispForm(name: string, source: string, why: string): Message {
-  return {ruleId: 'tangle/lisp-form', reason: `Org evaluates the Emacs Lisp form ${source} for ${name}; passepartout cannot: ${why}`}
+  return {
+    ruleId: 'tangle/lisp-form',
+    reason: `Org evaluates the Emacs Lisp form ${source} for ${name}; passepartout cannot: ${why}`,
+  }
 }
 
 /** The header argument NAME is the number VALUE, which Org compares as a string. */
@@ -53,7 +60,11 @@ export function unreadableHeader(why: string): Message {
 // Variables.
 
 export function variableWithoutAssignment(): Message {
-  return {ruleId: 'tangle/emacs-error', reason: ':var needs a NAME=VALUE assignment; Org fails on this value', expected: [':var NAME=VALUE']}
+  return {
+    ruleId: 'tangle/emacs-error',
+    reason: ':var needs a NAME=VALUE assignment; Org fails on this value',
+    expected: [':var NAME=VALUE'],
+  }
 }
 
 /** `:var TEXT`: no NAME=, and no earlier variable to take it as its value. */
@@ -68,7 +79,11 @@ export function variableWithoutDefault(text: string): Message {
 
 /** Org evaluates `:var NAME=REF`, and Emacs signals ERROR. */
 export function variableEvaluationFails(name: string, ref: string, error: string): Message {
-  return {ruleId: 'tangle/emacs-error', reason: `Org evaluates :var ${name}=${ref} and Emacs fails`, note: `Emacs: ${error}`}
+  return {
+    ruleId: 'tangle/emacs-error',
+    reason: `Org evaluates :var ${name}=${ref} and Emacs fails`,
+    note: `Emacs: ${error}`,
+  }
 }
 
 /** Org cannot read `:var NAME=REF`, for WHY. */
@@ -78,22 +93,34 @@ export function unreadableVariable(name: string, ref: string, why: string): Mess
 
 /** `:var NAME=REF` of an Emacs Lisp block is a form passepartout cannot evaluate (WHY). */
 export function variableLispForm(name: string, ref: string, why: string): Message {
-  return {ruleId: 'tangle/lisp-form', reason: `:var ${name}=${ref} is an Emacs Lisp form passepartout cannot evaluate: ${why}`}
+  return {
+    ruleId: 'tangle/lisp-form',
+    reason: `:var ${name}=${ref} is an Emacs Lisp form passepartout cannot evaluate: ${why}`,
+  }
 }
 
 /** `:var` REF calls a block (`name(args)`). */
 export function variableCallsBlock(ref: string): Message {
-  return {ruleId: 'tangle/needs-evaluation', reason: `:var ${ref} calls a block, which Org runs while tangling; passepartout does not evaluate code`}
+  return {
+    ruleId: 'tangle/needs-evaluation',
+    reason: `:var ${ref} calls a block, which Org runs while tangling; passepartout does not evaluate code`,
+  }
 }
 
 /** `:var` REF names a place in another file (`file:name`). */
 export function variableInOtherFile(ref: string): Message {
-  return {ruleId: 'tangle/unsupported', reason: `:var ${ref} refers to another file, which passepartout does not follow`}
+  return {
+    ruleId: 'tangle/unsupported',
+    reason: `:var ${ref} refers to another file, which passepartout does not follow`,
+  }
 }
 
 /** `:var` REF names an Emacs Lisp block, which Org runs. */
 export function variableNamesLispBlock(ref: string): Message {
-  return {ruleId: 'tangle/needs-evaluation', reason: `:var ${ref} names an Emacs Lisp block, which Org runs while tangling; passepartout does not evaluate code`}
+  return {
+    ruleId: 'tangle/needs-evaluation',
+    reason: `:var ${ref} names an Emacs Lisp block, which Org runs while tangling; passepartout does not evaluate code`,
+  }
 }
 
 /** `:var` REF names a LANGUAGE block, which Org must run and cannot. */
@@ -107,27 +134,44 @@ export function variableNamesBlock(ref: string, language: string): Message {
 
 /** `:var` REF names a `#+CALL:` line. */
 export function variableNamesCall(ref: string): Message {
-  return {ruleId: 'tangle/needs-evaluation', reason: `:var ${ref} names a #+CALL, which Org runs while tangling; passepartout does not evaluate code`}
+  return {
+    ruleId: 'tangle/needs-evaluation',
+    reason: `:var ${ref} names a #+CALL, which Org runs while tangling; passepartout does not evaluate code`,
+  }
 }
 
 /** `:var` REF names an element (ELEMENT, Org's type) that is no value. */
 export function variableNamesNoValue(ref: string, element: string): Message {
-  return {ruleId: 'tangle/emacs-error', reason: `:var ${ref} names a ${element}, which Org cannot read as a value`, note: 'Emacs: Reference not found'}
+  return {
+    ruleId: 'tangle/emacs-error',
+    reason: `:var ${ref} names a ${element}, which Org cannot read as a value`,
+    note: 'Emacs: Reference not found',
+  }
 }
 
 /** `:var` REF gives Org data (a table, a list…) to an Emacs Lisp block. */
 export function variableOrgDataToLisp(ref: string): Message {
-  return {ruleId: 'tangle/unsupported', reason: `:var ${ref} passes Org data to an Emacs Lisp block; passepartout does not convert Org data to Lisp`}
+  return {
+    ruleId: 'tangle/unsupported',
+    reason: `:var ${ref} passes Org data to an Emacs Lisp block; passepartout does not convert Org data to Lisp`,
+  }
 }
 
 /** `:var` REF gives a headline to an Emacs Lisp block. */
 export function variableHeadlineToLisp(ref: string): Message {
-  return {ruleId: 'tangle/unsupported', reason: `:var ${ref} passes a headline to an Emacs Lisp block; passepartout does not convert Org data to Lisp`}
+  return {
+    ruleId: 'tangle/unsupported',
+    reason: `:var ${ref} passes a headline to an Emacs Lisp block; passepartout does not convert Org data to Lisp`,
+  }
 }
 
 /** `:var` REF names TARGET, which is nowhere in the document. */
 export function variableReferenceNotFound(ref: string, target: string): Message {
-  return {ruleId: 'tangle/emacs-error', reason: `:var ${ref} names nothing in this document`, note: `Emacs: Reference ‘${target}’ not found in this buffer`}
+  return {
+    ruleId: 'tangle/emacs-error',
+    reason: `:var ${ref} names nothing in this document`,
+    note: `Emacs: Reference ‘${target}’ not found in this buffer`,
+  }
 }
 
 // Noweb references.
@@ -139,7 +183,11 @@ export function nowebCycle(chain: readonly string[]): Message {
 
 /** `<<NAME(…)>>` in a block of LANGUAGE: Org runs a block to expand it. */
 export function nowebCallsBlock(name: string, language: string | null, emacsLisp: boolean): Message {
-  if (emacsLisp) return {ruleId: 'tangle/needs-evaluation', reason: `<<${name}>> asks Org to run a block while tangling (an Emacs Lisp evaluation); passepartout does not evaluate code`}
+  if (emacsLisp)
+    return {
+      ruleId: 'tangle/needs-evaluation',
+      reason: `<<${name}>> asks Org to run a block while tangling (an Emacs Lisp evaluation); passepartout does not evaluate code`,
+    }
   return {
     ruleId: 'tangle/needs-evaluation',
     reason: `<<${name}>> asks Org to run a block while tangling (Org has no way to run ${language ?? 'it'}); passepartout does not evaluate code`,
@@ -149,11 +197,18 @@ export function nowebCallsBlock(name: string, language: string | null, emacsLisp
 
 /** `<<NAME>>` names the ID of the file-level property drawer. */
 export function nowebFileLevelId(name: string): Message {
-  return {ruleId: 'tangle/emacs-error', reason: `<<${name}>> names the file-level ID, and Org fails`, note: 'Emacs: Before first headline'}
+  return {
+    ruleId: 'tangle/emacs-error',
+    reason: `<<${name}>> names the file-level ID, and Org fails`,
+    note: 'Emacs: Before first headline',
+  }
 }
 
 export function nowebSeparatorNotString(): Message {
-  return {ruleId: 'tangle/emacs-error', reason: 'Org joins :noweb-ref blocks with :noweb-sep and fails on a value that is not a string'}
+  return {
+    ruleId: 'tangle/emacs-error',
+    reason: 'Org joins :noweb-ref blocks with :noweb-sep and fails on a value that is not a string',
+  }
 }
 
 // Comments.
@@ -169,12 +224,19 @@ export function noCommentSyntax(comments: string, language: string | null): Mess
 
 /** `:comments noweb` in a block whose mode (MODE-mode) has no comment syntax. */
 export function nowebCommentsWithoutSyntax(mode: string): Message {
-  return {ruleId: 'tangle/no-comment-syntax', reason: `:comments noweb needs comment syntax, and ${mode}-mode has none`, note: 'Emacs: No comment syntax is defined'}
+  return {
+    ruleId: 'tangle/no-comment-syntax',
+    reason: `:comments noweb needs comment syntax, and ${mode}-mode has none`,
+    note: 'Emacs: No comment syntax is defined',
+  }
 }
 
 /** `:comments noweb` in a block of LANGUAGE, for which Emacs has no mode (MODE-mode). */
 export function nowebCommentsWithoutMode(language: string, mode: string): Message {
-  return {ruleId: 'tangle/no-comment-syntax', reason: `:comments noweb needs the major mode of ${language || 'a block without language'}, and Emacs has no ${mode}-mode`}
+  return {
+    ruleId: 'tangle/no-comment-syntax',
+    reason: `:comments noweb needs the major mode of ${language || 'a block without language'}, and Emacs has no ${mode}-mode`,
+  }
 }
 
 // Targets.
@@ -193,17 +255,25 @@ export function outsideRoot(fileName: string, target: string, root: string, fold
   return {
     ruleId: 'tangle/outside-root',
     reason: `:tangle ${fileName} resolves to ${target}, outside ${root}`,
-    expected: [`allow its folder with --allow-outside=${folder} or "passepartout": {"allowOutside": [${JSON.stringify(folder)}]} in package.json`],
+    expected: [
+      `allow its folder with --allow-outside=${folder} or "passepartout": {"allowOutside": [${JSON.stringify(folder)}]} in package.json`,
+    ],
   }
 }
 
 /** `:tangle FILE_NAME` and `:tangle EARLIER` spell one file. */
 export function duplicateTarget(fileName: string, earlier: string): Message {
-  return {ruleId: 'tangle/duplicate-target', reason: `:tangle ${fileName} and :tangle ${earlier} are the same file; Org writes both, and this one replaces the other`}
+  return {
+    ruleId: 'tangle/duplicate-target',
+    reason: `:tangle ${fileName} and :tangle ${earlier} are the same file; Org writes both, and this one replaces the other`,
+  }
 }
 
 export function targetIsDirectory(fileName: string): Message {
-  return {ruleId: 'tangle/target-is-directory', reason: `:tangle ${fileName} names a directory, not a file (Org fails writing it)`}
+  return {
+    ruleId: 'tangle/target-is-directory',
+    reason: `:tangle ${fileName} names a directory, not a file (Org fails writing it)`,
+  }
 }
 
 export function missingDirectory(fileName: string): Message {
@@ -217,12 +287,18 @@ export function missingDirectory(fileName: string): Message {
 
 /** TARGET is also written by OTHERS (Org files): Emacs would let the later replace the earlier. */
 export function targetConflict(target: string, others: readonly string[]): Message {
-  return {ruleId: 'tangle/target-conflict', reason: `${target} is also written by ${others.join(', ')}; each target belongs to one document`}
+  return {
+    ruleId: 'tangle/target-conflict',
+    reason: `${target} is also written by ${others.join(', ')}; each target belongs to one document`,
+  }
 }
 
 /** `:tangle FILE_NAME` was changed by hand since it was tangled. */
 export function overwritesEdit(fileName: string): Message {
-  return {ruleId: 'tangle/overwrites-edit', reason: `:tangle ${fileName} was edited since it was tangled; this tangle replaces it, and the edit is lost (Emacs replaces it silently)`}
+  return {
+    ruleId: 'tangle/overwrites-edit',
+    reason: `:tangle ${fileName} was edited since it was tangled; this tangle replaces it, and the edit is lost (Emacs replaces it silently)`,
+  }
 }
 
 /**
@@ -231,8 +307,16 @@ export function overwritesEdit(fileName: string): Message {
  * what was written, so --prune keeps it.
  */
 export function orphanedTarget(orphan: {shown: string} | {deletedDocument: string}, edited: boolean): Message {
-  const what = 'shown' in orphan ? `${orphan.shown} was written by this document and no longer is` : `written by ${orphan.deletedDocument}, which no longer exists`
-  if (edited) return {ruleId: 'tangle/orphaned-target', reason: `${what}, and was edited since: it is kept`, expected: ['remove it yourself if it is not needed']}
+  const what =
+    'shown' in orphan
+      ? `${orphan.shown} was written by this document and no longer is`
+      : `written by ${orphan.deletedDocument}, which no longer exists`
+  if (edited)
+    return {
+      ruleId: 'tangle/orphaned-target',
+      reason: `${what}, and was edited since: it is kept`,
+      expected: ['remove it yourself if it is not needed'],
+    }
   return {ruleId: 'tangle/orphaned-target', reason: what, expected: ['passepartout tangle --prune removes it']}
 }
 
@@ -240,10 +324,16 @@ export function orphanedTarget(orphan: {shown: string} | {deletedDocument: strin
 
 /** `#+SETUPFILE: NAME` is a URL. */
 export function setupFileOverNetwork(name: string): Message {
-  return {ruleId: 'tangle/unsupported', reason: `#+SETUPFILE: ${name} is fetched over the network by Org; passepartout reads local setup files only`}
+  return {
+    ruleId: 'tangle/unsupported',
+    reason: `#+SETUPFILE: ${name} is fetched over the network by Org; passepartout reads local setup files only`,
+  }
 }
 
 /** Setup files nest deeper than MAX; NAME is where the reading stops. */
 export function setupFilesTooDeep(max: number, name: string): Message {
-  return {ruleId: 'tangle/unsupported', reason: `setup files name setup files more than ${max} deep; passepartout stops at ${name}`}
+  return {
+    ruleId: 'tangle/unsupported',
+    reason: `setup files name setup files more than ${max} deep; passepartout stops at ${name}`,
+  }
 }

@@ -45,7 +45,7 @@ export function normalizeEol(raw: string): {text: string; eol: Eol} {
 
 function detectEol(raw: string): Eol {
   let seen: Eol | undefined
-  for (let i = raw.indexOf('\r'), lf = raw.indexOf('\n'); ; ) {
+  for (let i = raw.indexOf('\r'), lf = raw.indexOf('\n'); ;) {
     if (i === -1 && lf === -1) break
     let kind: Eol
     let at: number

@@ -33,12 +33,14 @@ export function documentMeta(path: string, root: OrgRoot): DocumentMeta {
     if (node.type === 'propertyDrawer') {
       for (const property of node.properties) {
         // Org compares property keys ignoring case; `:ID:` with no value holds no ID.
-        if (property.key.toUpperCase() === 'ID' && property.value !== '') meta.ids.push({id: property.value, position: property.position})
+        if (property.key.toUpperCase() === 'ID' && property.value !== '')
+          meta.ids.push({id: property.value, position: property.position})
       }
     } else if (node.type === 'keyword' && node.key === 'DEPENDS_ON') {
       const line = node.position.start.line
       meta.dependsOn.push(...dependencyEntries(root.data.lines[line - 1] ?? '', line))
-    } else if (node.type === 'keyword' && node.key === 'CAPABILITIES') meta.capabilities.push({value: node.value, position: node.position})
+    } else if (node.type === 'keyword' && node.key === 'CAPABILITIES')
+      meta.capabilities.push({value: node.value, position: node.position})
   }
   return meta
 }

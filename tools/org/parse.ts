@@ -72,7 +72,8 @@ const RAW_BLOCKS = new Set(['EXAMPLE', 'EXPORT', 'COMMENT', 'VERSE'])
  */
 export function blockBody(block: SrcBlock, lines: readonly string[]): BodyLine[] {
   const body: BodyLine[] = []
-  for (let line = block.open.start.line + 1; line < block.close.start.line; line++) body.push({value: lines[line - 1]!, line})
+  for (let line = block.open.start.line + 1; line < block.close.start.line; line++)
+    body.push({value: lines[line - 1]!, line})
   return body
 }
 
@@ -187,7 +188,10 @@ class Scanner {
       const limit = top ? top.end : Math.min(this.headlines.next(i), lines.length)
       i = this.element(i, limit, stack)
     }
-    const todoKeywords = [...(options.todoKeywords ?? todoKeywordsOf(this.nodes.filter((node): node is Keyword => node.type === 'keyword')))]
+    const todoKeywords = [
+      ...(options.todoKeywords ??
+        todoKeywordsOf(this.nodes.filter((node): node is Keyword => node.type === 'keyword'))),
+    ]
     for (const headline of this.headlineNodes) this.finishHeadline(headline, todoKeywords)
     const root: OrgRoot = {
       type: 'root',
@@ -366,7 +370,8 @@ class Scanner {
       return start + 1
     }
     const first = head.charCodeAt(indentEnd(head))
-    if (first === 35 && head.charCodeAt(indentEnd(head) + 1) === 43) return this.hashPlus(i, start, limit, affiliated, stack)
+    if (first === 35 && head.charCodeAt(indentEnd(head) + 1) === 43)
+      return this.hashPlus(i, start, limit, affiliated, stack)
     if (head.charCodeAt(0) === 91 && isFootnoteDefinition(head)) {
       const end = Math.min(this.footnoteStarts.next(start), this.doubleBlanks.next(start), limit)
       this.named(affiliated, 'footnote-definition', i, start)
@@ -434,12 +439,21 @@ class Scanner {
 
   /** The `#+END<suffix>` line closing a block opened at line I, before LIMIT. */
   private closingLine(i: number, limit: number, suffix: string): number | undefined {
-    const end = suffix === ':' ? this.dynamicEnds.next(i) : (this.blockEnds.get(suffix.slice(1).toUpperCase())?.next(i) ?? Number.POSITIVE_INFINITY)
+    const end =
+      suffix === ':'
+        ? this.dynamicEnds.next(i)
+        : (this.blockEnds.get(suffix.slice(1).toUpperCase())?.next(i) ?? Number.POSITIVE_INFINITY)
     return end < limit ? end : undefined
   }
 
   /** Lines starting with `#+`: blocks, babel calls, dynamic blocks, keywords. */
-  private hashPlus(i: number, start: number, limit: number, affiliated: AffiliatedKeyword[], stack: Container[]): number {
+  private hashPlus(
+    i: number,
+    start: number,
+    limit: number,
+    affiliated: AffiliatedKeyword[],
+    stack: Container[],
+  ): number {
     const head = this.lines[start]!
     const block = blockBeginName(head)
     if (block !== null) {
@@ -456,7 +470,12 @@ class Scanner {
         this.named(affiliated, `${block.toLowerCase()}-block`, i, start)
         return end + 1
       }
-      this.named(affiliated, block === 'CENTER' || block === 'QUOTE' ? `${block.toLowerCase()}-block` : 'special-block', i, start)
+      this.named(
+        affiliated,
+        block === 'CENTER' || block === 'QUOTE' ? `${block.toLowerCase()}-block` : 'special-block',
+        i,
+        start,
+      )
       stack.push({end, resume: end + 1})
       return start + 1
     }
@@ -475,7 +494,12 @@ class Scanner {
     }
     const keyword = keywordLine(head)
     if (keyword) {
-      this.nodes.push({type: 'keyword', key: keyword.key, value: keyword.value, position: this.linePosition(start)} satisfies Keyword)
+      this.nodes.push({
+        type: 'keyword',
+        key: keyword.key,
+        value: keyword.value,
+        position: this.linePosition(start),
+      } satisfies Keyword)
       return start + 1
     }
     return this.paragraph(affiliated, i, start)
@@ -504,7 +528,8 @@ class Scanner {
   private orphanAffiliated(i: number, end: number, limit: number): void {
     for (let j = i; j < end; j++) {
       const keyword = keywordLine(this.lines[j]!)
-      if (keyword) this.nodes.push({type: 'keyword', key: keyword.key, value: keyword.value, position: this.linePosition(j)})
+      if (keyword)
+        this.nodes.push({type: 'keyword', key: keyword.key, value: keyword.value, position: this.linePosition(j)})
     }
     let next = end
     while (next < limit && isBlank(this.lines[next]!)) next++

@@ -111,7 +111,9 @@ const AFFILIATED_TRANSLATION: Record<string, string> = {
   HEADERS: 'HEADER',
 }
 /** An affiliated keyword line (`#+NAME:`, `#+HEADER:`, …), translated as Org does, or null. */
-export function affiliatedLine(line: string): {key: string; spelling: string; value: string; valueStart: number} | null {
+export function affiliatedLine(
+  line: string,
+): {key: string; spelling: string; value: string; valueStart: number} | null {
   const match = AFFILIATED.exec(line)
   if (!match) return null
   const raw = (match[1] ?? match[2] ?? match[3]!).toUpperCase()
@@ -150,7 +152,11 @@ const SRC_BEGIN_PARTS = new RegExp(
   'iu',
 )
 /** The language, switches and header arguments of a `#+begin_src` line, as Org's element parser reads them. */
-export function srcBeginParts(line: string): {language: string | null; switches: string | null; parameters: string | null} {
+export function srcBeginParts(line: string): {
+  language: string | null
+  switches: string | null
+  parameters: string | null
+} {
   const match = SRC_BEGIN_PARTS.exec(line)
   const language = match?.[1] ?? null
   const switches = match?.[2] ? orgTrim(match[2]) : ''
@@ -171,7 +177,8 @@ function tagsAtEnd(text: string): {index: number; group: string} | null {
   let start = end
   while (start > 0) {
     // A letter outside the BMP is two code units: test it whole, as the class does.
-    const pair = start > 1 && (text.charCodeAt(start - 1) & 0xfc00) === 0xdc00 && (text.charCodeAt(start - 2) & 0xfc00) === 0xd800
+    const pair =
+      start > 1 && (text.charCodeAt(start - 1) & 0xfc00) === 0xdc00 && (text.charCodeAt(start - 2) & 0xfc00) === 0xd800
     const width = pair ? 2 : 1
     if (!TAG_CHAR.test(text.slice(start - width, start))) break
     start -= width

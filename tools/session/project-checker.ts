@@ -81,7 +81,8 @@ export class ProjectChecker {
     const tsconfig = options.project && path.join(options.project, 'tsconfig.json')
     this.tsconfig = tsconfig && fs.existsSync(tsconfig) ? tsconfig : undefined
     const compiler = options.warmOnly ? undefined : (options.compiler ?? nativeCompiler())
-    this.native = compiler === undefined ? undefined : new NativeChecker(compiler, this.tsconfig, nativeWorkDir(options.project))
+    this.native =
+      compiler === undefined ? undefined : new NativeChecker(compiler, this.tsconfig, nativeWorkDir(options.project))
   }
 
   /** Tangle FILES with TANGLE and check the whole program their TypeScript files make. */
@@ -155,7 +156,9 @@ export class ProjectChecker {
     const importers = warm.directImportersOf(touched)
     warm.update(touched)
     const kept = touched.filter((file) => warm.holds(file))
-    const checked = [...new Set([...kept, ...importers, ...warm.directImportersOf(kept)])].filter((file) => warm.holds(file))
+    const checked = [...new Set([...kept, ...importers, ...warm.directImportersOf(kept)])].filter((file) =>
+      warm.holds(file),
+    )
     log?.(`program updated; checking ${checked.length} files`)
     const sandbox = await this.sandbox(
       checked.filter((file) => this.generated.isSkill(file)),
@@ -246,11 +249,16 @@ export class ProjectChecker {
    * remembered, with their syntax trees from SYNTAX_OF or parsed from that text. The rules (and TypeScript's
    * parser) are loaded only when some file needs them; a file they find clean is remembered.
    */
-  private async sandbox(files: readonly string[], syntaxOf?: (file: string) => ts.SourceFile | undefined): Promise<Diagnostic[]> {
+  private async sandbox(
+    files: readonly string[],
+    syntaxOf?: (file: string) => ts.SourceFile | undefined,
+  ): Promise<Diagnostic[]> {
     const {verdicts} = this.options
     const suspects = files
       .map((file) => ({file, text: suspectText(file), granted: this.generated.grantedTo(file) ?? new Set()}))
-      .filter((suspect) => suspect.text !== undefined && !verdicts?.isClean(suspect.file, suspect.text, suspect.granted))
+      .filter(
+        (suspect) => suspect.text !== undefined && !verdicts?.isClean(suspect.file, suspect.text, suspect.granted),
+      )
     if (suspects.length === 0) return []
     const rules = await import('../check/sandbox.ts')
     const diagnostics = suspects.flatMap(({file, text, granted}) => {

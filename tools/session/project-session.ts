@@ -73,7 +73,8 @@ export class ProjectSession {
     this.allowOutside = options.allowOutside ?? []
     this.written = state ? WrittenFiles.open(state) : undefined
     const tool = process.env.PASSEPARTOUT_BUILD ?? ''
-    this.cache = state && options.cache !== false ? TangleCache.open(state, {tool, allowOutside: this.allowOutside}) : undefined
+    this.cache =
+      state && options.cache !== false ? TangleCache.open(state, {tool, allowOutside: this.allowOutside}) : undefined
     this.verdicts = state && options.cache !== false ? SandboxVerdicts.open(state, tool) : undefined
     this.skillsFolder = options.project && skillsFolder(options.project)
   }
@@ -96,7 +97,11 @@ export class ProjectSession {
   /** Tangle FILES and check the whole program their TypeScript files make (types, the document graph, sandbox rules). */
   async check(files: readonly string[], request: RunRequest = {}): Promise<CheckReport> {
     const checker = await this.typeChecker()
-    return this.remember(await checker.check(files, () => this.tangleFiles(files, {cache: true, prune: request.prune, folders: request.folders})))
+    return this.remember(
+      await checker.check(files, () =>
+        this.tangleFiles(files, {cache: true, prune: request.prune, folders: request.folders}),
+      ),
+    )
   }
 
   /**
@@ -112,7 +117,12 @@ export class ProjectSession {
   private remember(report: CheckReport): CheckReport {
     for (const document of report.tangle.documents) this.checked.delete(document.path)
     for (const message of report.diagnostics) {
-      if (!message.fatal || !message.file || !(message.ruleId === 'ts' || String(message.ruleId).startsWith('sandbox/'))) continue
+      if (
+        !message.fatal ||
+        !message.file ||
+        !(message.ruleId === 'ts' || String(message.ruleId).startsWith('sandbox/'))
+      )
+        continue
       this.checked.set(message.file, [...(this.checked.get(message.file) ?? []), message])
     }
     return report
@@ -190,13 +200,18 @@ export class ProjectSession {
     const {skillDocumentOf} = await import('./skill-documents.ts')
     const kept = this.skillPlans.get(file)
     const stamp = trustedStamp(file)
-    const plan = kept && stamp !== undefined && kept.stamp === stamp ? kept.plan : planFile(file, this.allowOutside, disk)
+    const plan =
+      kept && stamp !== undefined && kept.stamp === stamp ? kept.plan : planFile(file, this.allowOutside, disk)
     this.keepPlan(file, plan, stamp)
     const document = await skillDocumentOf(plan, disk, this.verdicts)
     this.verdicts?.save()
     const problems = this.checked.get(file)
     if (document.blocked || !problems) return document
-    return {...document, problems, blocked: problems.some((message) => String(message.ruleId).startsWith('sandbox/')) ? 'sandbox-blocked' : 'failed'}
+    return {
+      ...document,
+      problems,
+      blocked: problems.some((message) => String(message.ruleId).startsWith('sandbox/')) ? 'sandbox-blocked' : 'failed',
+    }
   }
 
   /** The skill documents FILES, read side by side, their folders looked at once (`readSkill`). */
@@ -219,7 +234,10 @@ export class ProjectSession {
   private async metaOf(file: string): Promise<DocumentMeta | Diagnostic> {
     const cached = this.cache?.lookup(file)
     if (cached) return {path: file, ...cached.meta}
-    const [{readOrg}, {documentMeta}] = await Promise.all([import('../org/parse.ts'), import('../org/document-meta.ts')])
+    const [{readOrg}, {documentMeta}] = await Promise.all([
+      import('../org/parse.ts'),
+      import('../org/document-meta.ts'),
+    ])
     try {
       return documentMeta(file, readOrg(fs.readFileSync(file)).root)
     } catch (error) {

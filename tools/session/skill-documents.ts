@@ -64,10 +64,18 @@ const log = debug('sandbox')
  * The skill document whose plan is PLAN (planned as `passepartout tangle` plans it, nothing written); the sandbox
  * rules' clean VERDICTS, when given, spare parsing a module they already judged.
  */
-export async function skillDocumentOf(plan: DocumentPlan, disk: DiskView, verdicts?: SandboxVerdicts): Promise<SkillDocument> {
+export async function skillDocumentOf(
+  plan: DocumentPlan,
+  disk: DiskView,
+  verdicts?: SandboxVerdicts,
+): Promise<SkillDocument> {
   const name = path.basename(plan.path, '.org')
-  const meta = plan.root ? documentMeta(plan.path, plan.root) : {path: plan.path, ids: [], dependsOn: [], capabilities: []}
-  const modules = plan.targets.filter((target) => isTypeScript(target.path) && !TEST_FILE.test(target.path)).map((target) => ({path: target.path, code: target.content, lines: target.lines}))
+  const meta = plan.root
+    ? documentMeta(plan.path, plan.root)
+    : {path: plan.path, ids: [], dependsOn: [], capabilities: []}
+  const modules = plan.targets
+    .filter((target) => isTypeScript(target.path) && !TEST_FILE.test(target.path))
+    .map((target) => ({path: target.path, code: target.content, lines: target.lines}))
   const capabilities = [...new Set(meta.capabilities.flatMap((line) => parseCapabilities(line.value).granted))]
   const document: SkillDocument = {name, path: plan.path, meta, capabilities, modules, problems: [], blocked: undefined}
   const errors = plan.diagnostics.map(forTheCore).filter(isError)
@@ -89,7 +97,10 @@ export function forTheCore(message: Diagnostic): Diagnostic {
  * they look for is not parsed, nor one whose clean verdict VERDICTS remember (same path, text and grants), and
  * TypeScript's parser is not even loaded when no module needs it. A module found clean is remembered.
  */
-async function sandboxViolations(document: SkillDocument, verdicts: SandboxVerdicts | undefined): Promise<Diagnostic[]> {
+async function sandboxViolations(
+  document: SkillDocument,
+  verdicts: SandboxVerdicts | undefined,
+): Promise<Diagnostic[]> {
   const granted = new Set<Capability>(document.capabilities)
   const judged = (module: SkillModule) => verdicts?.isClean(module.path, module.code, granted) === true
   const mayBreak = document.modules.filter((module) => mayViolate(module.code))
@@ -104,7 +115,11 @@ async function sandboxViolations(document: SkillDocument, verdicts: SandboxVerdi
     if (violations.length === 0) verdicts?.rememberClean(module.path, module.code, granted)
     return violations.map((violation) => {
       const start = source.getLineAndCharacterOfPosition(violation.start)
-      return diagnostic(document.path, rules.violationMessage(document.name, violation), origins.originOf(start.line + 1, start.character + 1))
+      return diagnostic(
+        document.path,
+        rules.violationMessage(document.name, violation),
+        origins.originOf(start.line + 1, start.character + 1),
+      )
     })
   })
 }
@@ -134,14 +149,18 @@ export function skillGraph(skills: readonly DocumentMeta[], others: readonly Doc
   const isSkill = new Set(skills.map((meta) => meta.path))
   const problems = new Map<string, Diagnostic[]>()
   for (const message of graph.diagnostics) {
-    if (message.file && isSkill.has(message.file)) problems.set(message.file, [...(problems.get(message.file) ?? []), message])
+    if (message.file && isSkill.has(message.file))
+      problems.set(message.file, [...(problems.get(message.file) ?? []), message])
   }
   const dependencies = new Map<string, {path: string; entry: DependencyEntry | undefined}[]>()
   for (const meta of skills) {
     const targets = (graph.dependencies.get(meta.path) ?? []).filter((target) => isSkill.has(target))
     dependencies.set(
       meta.path,
-      targets.map((target) => ({path: target, entry: meta.dependsOn.find((entry) => names(entry, byPath.get(target)!))})),
+      targets.map((target) => ({
+        path: target,
+        entry: meta.dependsOn.find((entry) => names(entry, byPath.get(target)!)),
+      })),
     )
   }
   return {
@@ -155,5 +174,8 @@ export function skillGraph(skills: readonly DocumentMeta[], others: readonly Doc
 
 /** Whether ENTRY names the document TARGET (by one of its IDs, or by its file name). */
 function names(entry: DependencyEntry, target: DocumentMeta): boolean {
-  return target.ids.some((id) => id.id === entry.name) || (entry.kind === 'word' && path.basename(target.path, '.org') === entry.name)
+  return (
+    target.ids.some((id) => id.id === entry.name) ||
+    (entry.kind === 'word' && path.basename(target.path, '.org') === entry.name)
+  )
 }

@@ -47,7 +47,8 @@ export function assembleFile(fileName: string, specs: TangledBlock[], orgFile: s
     if (shebang && mode === undefined) mode = 0o755
     if (mode !== undefined && !modes.includes(mode)) modes.unshift(mode)
     const mkdirp = params.get(':mkdirp')
-    if (mkdirp && mkdirp.value.kind !== 'nil' && directoryPart && params.string(':mkdirp') !== 'no') makeDirectory = true
+    if (mkdirp && mkdirp.value.kind !== 'nil' && directoryPart && params.string(':mkdirp') !== 'no')
+      makeDirectory = true
     if (params.string(':padline') !== 'no' && !buffer.isEmpty()) buffer.append(glue('\n'))
     if (shebang && !sheBanged) {
       buffer.append(glue(`${shebang}\n`))
@@ -55,7 +56,13 @@ export function assembleFile(fileName: string, specs: TangledBlock[], orgFile: s
     }
     insertBlock(buffer, spec, syntax, orgFile)
   }
-  return {fileName, lines: buffer.lines, mode: modes[modes.length - 1], makeDirectory, blocks: specs.map((spec) => spec.info.block)}
+  return {
+    fileName,
+    lines: buffer.lines,
+    mode: modes[modes.length - 1],
+    makeDirectory,
+    blocks: specs.map((spec) => spec.info.block),
+  }
 }
 
 /** `org-babel-spec-to-string`. */
@@ -90,7 +97,10 @@ function tangleMode(spec: TangledBlock): number | undefined {
   if (value.kind === 'lisp') {
     throw new Failure(tangleMessages.lispForm(':tangle-mode', shortForm(value.source), value.reason), param.origin)
   }
-  throw new Failure(tangleMessages.badTangleMode(value.kind === 'string' ? value.value : String(value.value)), param.origin)
+  throw new Failure(
+    tangleMessages.badTangleMode(value.kind === 'string' ? value.value : String(value.value)),
+    param.origin,
+  )
 }
 
 /** The temporary buffer Org fills: lines, the last one still open. */

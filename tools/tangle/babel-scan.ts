@@ -140,7 +140,12 @@ export class BabelIndex {
       const value = trimBoth(line.slice(/^[ \t]*#\+name:/i.exec(line)![0].length))
       if (value.toLowerCase() !== wanted) continue
       let next = n + 1
-      while (next <= lines.length && !BEGIN.test(lines[next - 1]!) && /^[ \t]*#\+[^\t\n\f\r \u00a0\u2000-\u200b\u202f\u205f\u3000]+:/.test(lines[next - 1]!)) next++
+      while (
+        next <= lines.length &&
+        !BEGIN.test(lines[next - 1]!) &&
+        /^[ \t]*#\+[^\t\n\f\r \u00a0\u2000-\u200b\u202f\u205f\u3000]+:/.test(lines[next - 1]!)
+      )
+        next++
       if (next > lines.length || next === lines.length || !BEGIN.test(lines[next - 1]!)) continue
       const end = this.regexEnd(next)
       if (end !== undefined) return end

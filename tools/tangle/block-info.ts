@@ -68,10 +68,14 @@ export class BlockInfos {
     const sources: ParamSource[] = [{args: defaultArguments(language), origin: undefined}]
     for (const property of language === null ? ['header-args'] : ['header-args', `header-args:${language}`]) {
       const inherited = inheritedProperty(this.doc, block.headline, property)
-      sources.push({args: inherited ? this.parse(inherited.value, evaluate, inherited.origins[0]) : [], origin: inherited?.origins[0]})
+      sources.push({
+        args: inherited ? this.parse(inherited.value, evaluate, inherited.origins[0]) : [],
+        origin: inherited?.origins[0],
+      })
     }
     sources.push({args: this.parse(block.parameters, evaluate, block.open), origin: block.open})
-    for (const header of [...block.headers].reverse()) sources.push({args: this.parse(header.value, evaluate, header.position), origin: header.position})
+    for (const header of [...block.headers].reverse())
+      sources.push({args: this.parse(header.value, evaluate, header.position), origin: header.position})
     return sources
   }
 
@@ -81,7 +85,8 @@ export class BlockInfos {
     try {
       return this.doc.headerArguments(text, evaluate)
     } catch (error) {
-      if (error instanceof LispEvalError) throw new Failure(tangleMessages.evaluationFails(shortForm(error.form), error.error), origin)
+      if (error instanceof LispEvalError)
+        throw new Failure(tangleMessages.evaluationFails(shortForm(error.form), error.error), origin)
       if (error instanceof LispReadError) throw new Failure(tangleMessages.unreadableHeader(error.message), origin)
       throw error
     }

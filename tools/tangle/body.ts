@@ -15,7 +15,8 @@ const WHITESPACE_SYNTAX = /[\t\n\f\r \u00a0\u2000-\u200b\u202f\u205f\u3000]/
  * has the `-i` switch.
  */
 export function normalizedBody(lines: readonly BodyLine[], preserveIndent: boolean): SourceText {
-  const text: SourceText = lines.length === 0 ? [sourceLine('', 0)] : lines.map((line) => unescapeLine(sourceLine(line.value, line.line)))
+  const text: SourceText =
+    lines.length === 0 ? [sourceLine('', 0)] : lines.map((line) => unescapeLine(sourceLine(line.value, line.line)))
   return preserveIndent ? text : removeIndentation(text)
 }
 
@@ -112,7 +113,8 @@ function blankRunEnd(text: string): number {
 /** Display column of position `end` in a line of spaces and tabs. */
 function columnAt(text: string, end: number): number {
   let column = 0
-  for (let i = 0; i < end; i++) column = text[i] === '\t' ? (Math.floor(column / TAB_WIDTH) + 1) * TAB_WIDTH : column + 1
+  for (let i = 0; i < end; i++)
+    column = text[i] === '\t' ? (Math.floor(column / TAB_WIDTH) + 1) * TAB_WIDTH : column + 1
   return column
 }
 

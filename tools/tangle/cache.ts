@@ -10,7 +10,13 @@ import {createHash} from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import {type Diagnostic, diagnostic, fromPlainDiagnostic, type PlainDiagnostic, toPlainDiagnostic} from '../diagnostics.ts'
+import {
+  type Diagnostic,
+  diagnostic,
+  fromPlainDiagnostic,
+  type PlainDiagnostic,
+  toPlainDiagnostic,
+} from '../diagnostics.ts'
 import {cacheDamaged} from '../messages/io.ts'
 import type {DocumentMeta} from '../org/document-meta.ts'
 import {array, literal, nullable, number, object, record, string} from '../shape.ts'
@@ -68,7 +74,16 @@ const cacheFileShape = object({
       stamp: stampShape,
       inputs: array(object({path: string, stamp: nullable(stampShape)})),
       blockCount: number,
-      targets: array(object({path: string, fileName: string, blockLines: array(number), mode: nullable(number), lineCount: number, stamp: stampShape})),
+      targets: array(
+        object({
+          path: string,
+          fileName: string,
+          blockLines: array(number),
+          mode: nullable(number),
+          lineCount: number,
+          stamp: stampShape,
+        }),
+      ),
       warnings: array(
         object({
           file: nullable(string),
@@ -109,7 +124,13 @@ export class TangleCache {
    */
   static open(folder: string, parts: {tool: string; allowOutside: readonly string[]}): TangleCache | undefined {
     if (!parts.tool) return undefined
-    const key = JSON.stringify({format: FORMAT, tool: parts.tool, home: process.env.HOME ?? '', umask: processUmask(), allowOutside: parts.allowOutside})
+    const key = JSON.stringify({
+      format: FORMAT,
+      tool: parts.tool,
+      home: process.env.HOME ?? '',
+      umask: processUmask(),
+      allowOutside: parts.allowOutside,
+    })
     const cache = new TangleCache(stateFile(folder, 'tangle'), key)
     let text: string
     try {
@@ -124,8 +145,12 @@ export class TangleCache {
     } catch {
       stored = undefined
     }
-    if (cacheFileShape(stored) && stored.key === key) cache.documents = stored.documents as Record<string, CachedDocument>
-    else if (!cacheFileShape(stored) && !(stored !== null && typeof stored === 'object' && (stored as {key?: unknown}).key !== key)) {
+    if (cacheFileShape(stored) && stored.key === key)
+      cache.documents = stored.documents as Record<string, CachedDocument>
+    else if (
+      !cacheFileShape(stored) &&
+      !(stored !== null && typeof stored === 'object' && (stored as {key?: unknown}).key !== key)
+    ) {
       // A cache of this build that is not of its shape was damaged: said once, then rebuilt by this run.
       cache.warnings.push(diagnostic(cache.file, cacheDamaged()))
       cache.dirty = true
@@ -140,7 +165,9 @@ export class TangleCache {
     const valid =
       sameStamp(stampOf(orgPath), cached.stamp) &&
       cached.targets.every((target) => sameStamp(stampOf(target.path), target.stamp)) &&
-      cached.inputs.every((input) => (input.stamp === null ? !stampOf(input.path) : sameStamp(stampOf(input.path), input.stamp)))
+      cached.inputs.every((input) =>
+        input.stamp === null ? !stampOf(input.path) : sameStamp(stampOf(input.path), input.stamp),
+      )
     if (!valid) {
       delete this.documents[orgPath]
       this.dirty = true
@@ -149,7 +176,14 @@ export class TangleCache {
     return cached
   }
 
-  record(orgPath: string, blockCount: number, targets: Omit<CachedTarget, 'stamp'>[], warnings: readonly Diagnostic[], meta: DocumentMeta, inputs: readonly string[]): void {
+  record(
+    orgPath: string,
+    blockCount: number,
+    targets: Omit<CachedTarget, 'stamp'>[],
+    warnings: readonly Diagnostic[],
+    meta: DocumentMeta,
+    inputs: readonly string[],
+  ): void {
     const stamp = stampOf(orgPath)
     const stamped = targets.map((target) => ({...target, stamp: stampOf(target.path)}))
     if (!stamp || stamped.some((target) => !target.stamp)) return
@@ -210,7 +244,8 @@ function sameStamp(a: Stamp | undefined, b: Stamp): boolean {
  * ($XDG_CACHE_HOME, or ~/.cache), one file per real path of FOLDER.
  */
 export function stateFile(folder: string, name: string): string {
-  if (fs.existsSync(path.join(folder, 'node_modules'))) return path.join(folder, 'node_modules', '.cache', 'passepartout', `${name}.json`)
+  if (fs.existsSync(path.join(folder, 'node_modules')))
+    return path.join(folder, 'node_modules', '.cache', 'passepartout', `${name}.json`)
   let real = folder
   try {
     real = fs.realpathSync(folder)

@@ -32,7 +32,17 @@ export interface TangledBlock {
 }
 
 /** Header arguments whose Lisp forms matter to tangling; others are only warned about. */
-const CONSULTED = new Set([':tangle', ':comments', ':padline', ':shebang', ':tangle-mode', ':mkdirp', ':noweb', ':prologue', ':epilogue'])
+const CONSULTED = new Set([
+  ':tangle',
+  ':comments',
+  ':padline',
+  ':shebang',
+  ':tangle-mode',
+  ':mkdirp',
+  ':noweb',
+  ':prologue',
+  ':epilogue',
+])
 
 /** Tangled blocks grouped by file name, groups in order of their first block. */
 export function collectBlocks(context: NowebContext): Map<string, TangledBlock[]> {
@@ -56,7 +66,12 @@ export function collectBlocks(context: NowebContext): Map<string, TangledBlock[]
   return groups
 }
 
-function singleBlock(block: SrcBlock, visit: BabelVisit, context: NowebContext, orgName: string): TangledBlock | undefined {
+function singleBlock(
+  block: SrcBlock,
+  visit: BabelVisit,
+  context: NowebContext,
+  orgName: string,
+): TangledBlock | undefined {
   const {doc} = context
   const info = context.infos.get(block, true)
   for (const name of info.params.names()) {
@@ -134,12 +149,15 @@ function processVars(info: BlockInfo, context: NowebContext): Variable[] {
     try {
       read = babelRead(ref, true, context.doc.lispContext)
     } catch (error) {
-      if (error instanceof LispEvalError) throw new Failure(tangleMessages.variableEvaluationFails(name, shortForm(ref), error.error), param.origin)
-      if (error instanceof LispReadError) throw new Failure(tangleMessages.unreadableVariable(name, shortForm(ref), error.message), param.origin)
+      if (error instanceof LispEvalError)
+        throw new Failure(tangleMessages.variableEvaluationFails(name, shortForm(ref), error.error), param.origin)
+      if (error instanceof LispReadError)
+        throw new Failure(tangleMessages.unreadableVariable(name, shortForm(ref), error.message), param.origin)
       throw error
     }
     if (read.kind === 'lisp') {
-      if (isEmacsLisp(info.language)) throw new Failure(tangleMessages.variableLispForm(name, shortForm(ref), read.reason), param.origin)
+      if (isEmacsLisp(info.language))
+        throw new Failure(tangleMessages.variableLispForm(name, shortForm(ref), read.reason), param.origin)
       context.warn(lispIgnoredVariable(name, shortForm(ref), info.language, read.reason), param.origin)
       variables.push({name, value: undefined, origin: param.origin})
       continue
@@ -169,7 +187,15 @@ function resolveReference(ref: string, info: BlockInfo, context: NowebContext, o
   if (/^(.+):(.+)$/.test(target)) throw new Failure(tangleMessages.variableInOtherFile(ref), origin)
   // Org searches `#+NAME:`/`#+TBLNAME:` lines, then compares the element's own name exactly.
   const named = [...doc.blocks, ...doc.namedElements]
-    .filter((element) => element.name === target && element.affiliated.some((keyword) => (keyword.spelling === 'NAME' || keyword.spelling === 'TBLNAME') && keyword.value.toLowerCase() === target.toLowerCase()))
+    .filter(
+      (element) =>
+        element.name === target &&
+        element.affiliated.some(
+          (keyword) =>
+            (keyword.spelling === 'NAME' || keyword.spelling === 'TBLNAME') &&
+            keyword.value.toLowerCase() === target.toLowerCase(),
+        ),
+    )
     .sort((a, b) => a.position.start.line - b.position.start.line)
     .find((element) => !doc.inCommentedHeading(doc.headlineAt(element.position.start.line)))
   if (named?.type === 'srcBlock') {
@@ -191,7 +217,18 @@ function resolveReference(ref: string, info: BlockInfo, context: NowebContext, o
 }
 
 /** Element types `org-babel-read-element` turns into a value. */
-const READABLE = new Set(['fixed-width', 'table', 'plain-list', 'example-block', 'export-block', 'paragraph', 'center-block', 'quote-block', 'verse-block', 'special-block'])
+const READABLE = new Set([
+  'fixed-width',
+  'table',
+  'plain-list',
+  'example-block',
+  'export-block',
+  'paragraph',
+  'center-block',
+  'quote-block',
+  'verse-block',
+  'special-block',
+])
 
 /** `org-babel-expand-body:emacs-lisp` for Emacs Lisp, `org-babel-expand-body:generic` otherwise. */
 function expandBody(body: SourceText, info: BlockInfo, vars: Variable[]): SourceText {
@@ -221,7 +258,8 @@ function orgCommentText(context: NowebContext): string {
   const point = context.point
   const line = doc.lineOfOffset(point)
   const headline = doc.headlineAt(line)
-  const headingEnd = headline < 0 ? 0 : doc.lineStart(doc.headlines[headline]!.position.start.line) + doc.headlines[headline]!.level + 1
+  const headingEnd =
+    headline < 0 ? 0 : doc.lineStart(doc.headlines[headline]!.position.start.line) + doc.headlines[headline]!.level + 1
   const previousEnd = context.babel.previousEnd(line) ?? 0
   const start = Math.max(headingEnd, previousEnd)
   const text = doc.text.slice(Math.min(start, point), Math.max(start, point))

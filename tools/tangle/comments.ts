@@ -141,7 +141,8 @@ export type SyntaxLookup =
 export function commentSyntax(language: string): SyntaxLookup {
   const mode = modeOf(language)
   const row = Object.hasOwn(MODES, mode) ? MODES[mode] : undefined
-  if (row) return {kind: 'syntax', syntax: {mode, start: row[0], end: row[1], add: row[2], indent: row[3], tabs: row[4]}}
+  if (row)
+    return {kind: 'syntax', syntax: {mode, start: row[0], end: row[1], add: row[2], indent: row[3], tabs: row[4]}}
   return NO_SYNTAX.has(mode) ? {kind: 'none', mode} : {kind: 'no-mode', mode}
 }
 

@@ -41,10 +41,10 @@ export class OrgDocument {
       } else if (node.type === 'srcBlock') {
         this.blocks.push(node)
         this.blockStarts.push(node.position.start.line)
-      }
-      else if (node.type === 'namedElement') this.namedElements.push(node)
+      } else if (node.type === 'namedElement') this.namedElements.push(node)
       else if (node.type === 'propertyDrawer') this.drawers.set(node.headline, node)
-      else if (node.type === 'keyword' && !keywords) this.keywords.push({key: node.key, value: node.value, line: node.position.start.line})
+      else if (node.type === 'keyword' && !keywords)
+        this.keywords.push({key: node.key, value: node.value, line: node.position.start.line})
     }
     if (keywords) this.keywords.push(...keywords)
     for (const keyword of this.keywords) {
@@ -59,7 +59,10 @@ export class OrgDocument {
     const appending = key.endsWith('+')
     const name = (appending ? key.slice(0, -1) : key).toLowerCase()
     const old = this.keywordProperties.get(name)
-    this.keywordProperties.set(name, {value: appending && old ? `${old.value} ${value}` : value, line: old && appending ? old.line : line})
+    this.keywordProperties.set(name, {
+      value: appending && old ? `${old.value} ${value}` : value,
+      line: old && appending ? old.line : line,
+    })
   }
 
   /** `parseHeaderArguments`, once per distinct string (it throws `LispReadError` as Org's reader would). */
@@ -122,7 +125,8 @@ export class OrgDocument {
     for (const drawer of this.drawers.values()) {
       for (const property of drawer.properties) {
         if (property.key.toLowerCase() !== wantedKey || property.value.toLowerCase() !== wantedValue) continue
-        if (!found || property.position.start.line < found.line) found = {headline: drawer.headline, line: property.position.start.line}
+        if (!found || property.position.start.line < found.line)
+          found = {headline: drawer.headline, line: property.position.start.line}
         break
       }
     }

@@ -23,7 +23,6 @@ export type LispValue =
 
 export const NIL: LispValue = {kind: 'nil'}
 
-
 /** Raised where evaluating FORM makes Emacs signal an error; the message is the error as `%S` prints it. */
 export class LispEvalError extends LispReadError {
   constructor(
@@ -58,8 +57,6 @@ export function stringToNumber(cell: string): LispValue | undefined {
   return readNumber(trimmed)
 }
 
-
-
 /** `(eval (read SOURCE) t)`: a value, a form kept as `lisp` with the reason, or Emacs's error thrown. */
 function evaluateForm(source: string, context: LispContext | undefined): LispValue {
   const outcome = evaluateLisp(source, context)
@@ -79,7 +76,11 @@ function lispValue(datum: Datum, source: string): LispValue {
       return {kind: 'number', value: datum.value, integer: false}
     default:
       if (datum.type === 'symbol' && datum.name === 'nil') return NIL
-      return {kind: 'lisp', source, reason: `its value is ${shortForm(printDatum(datum))}, and passepartout carries only strings, numbers and nil as header-argument values`}
+      return {
+        kind: 'lisp',
+        source,
+        reason: `its value is ${shortForm(printDatum(datum))}, and passepartout carries only strings, numbers and nil as header-argument values`,
+      }
   }
 }
 
@@ -101,5 +102,3 @@ export function printLisp(value: LispValue): string {
       return value.source
   }
 }
-
-

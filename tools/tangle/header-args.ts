@@ -35,7 +35,10 @@ function parseMultipleVars(args: HeaderArgument[]): HeaderArgument[] {
       result.push(arg)
       continue
     }
-    const pieces = joinSplitsNear('=', balancedSplit(arg.value.value, (_past, next) => next === ' ', false))
+    const pieces = joinSplitsNear(
+      '=',
+      balancedSplit(arg.value.value, (_past, next) => next === ' ', false),
+    )
     for (const piece of pieces) result.push({name: ':var', value: {kind: 'string', value: orgTrimString(piece)}})
   }
   return result

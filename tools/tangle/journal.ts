@@ -30,13 +30,19 @@ const documentShape = object({
 export type JournalDocument = Infer<typeof documentShape>
 
 /** The lines of a journal after its first, `{"pid": N}`. */
-const lineShape = union(object({stage: documentShape}), object({renaming: literal(true)}), object({settled: string}), object({undo: string}))
+const lineShape = union(
+  object({stage: documentShape}),
+  object({renaming: literal(true)}),
+  object({settled: string}),
+  object({undo: string}),
+)
 type JournalLine = Infer<typeof lineShape>
 const headerShape = object({pid: number})
 
 /** Where the journals of documents under PROJECT go. */
 export function journalFolder(project: string | undefined): string {
-  if (project && fs.existsSync(path.join(project, 'node_modules'))) return path.join(project, 'node_modules', '.cache', 'passepartout', 'journal')
+  if (project && fs.existsSync(path.join(project, 'node_modules')))
+    return path.join(project, 'node_modules', '.cache', 'passepartout', 'journal')
   return path.join(os.tmpdir(), 'passepartout-journal')
 }
 
@@ -139,7 +145,13 @@ function readJournal(file: string) {
   }
   const header = parse(lines[0]!)
   if (!headerShape(header)) return undefined
-  const journal = {pid: header.pid, staged: new Map<string, JournalDocument>(), renaming: false, settled: new Set<string>(), undo: new Set<string>()}
+  const journal = {
+    pid: header.pid,
+    staged: new Map<string, JournalDocument>(),
+    renaming: false,
+    settled: new Set<string>(),
+    undo: new Set<string>(),
+  }
   for (const line of lines.slice(1)) {
     // The last line of a killed run may be cut short: it is not read (nothing it announced was begun).
     const step = parse(line)

@@ -28,7 +28,11 @@ export function storeLink(doc: OrgDocument, offset: number): StoredLink {
   if (customId !== undefined) return {target: `${file}::#${customId}`, description: `${file}::#${customId}`}
   const name = doc.blockAt(line)?.name ?? null
   const beforeFirstHeading = headline < 0
-  const context = name ?? (beforeFirstHeading ? normalizeLinkString(doc.lines[line - 1] ?? '', true) : `*${normalizeLinkString(headingText(doc, headline))}`)
+  const context =
+    name ??
+    (beforeFirstHeading
+      ? normalizeLinkString(doc.lines[line - 1] ?? '', true)
+      : `*${normalizeLinkString(headingText(doc, headline))}`)
   if (!/[^ \r\t\n]/.test(context)) return {target: file, description: file}
   const description = name ?? (beforeFirstHeading ? null : normalizeLinkString(headingText(doc, headline)))
   return {target: `${file}::${context}`, description: description === null ? null : displayFormat(description)}
@@ -40,7 +44,7 @@ function targetAt(doc: OrgDocument, offset: number, line: number): string | unde
   const to = line + 1 < doc.lines.length ? doc.lineStart(line + 2) - 1 : doc.text.length
   const window = doc.text.slice(from, Math.max(from, to))
   const pattern = /[^<]<<([^<>]+)>>[^>]/g
-  for (let match; (match = pattern.exec(window)); ) {
+  for (let match; (match = pattern.exec(window));) {
     const start = from + match.index
     if (start > offset) break
     if (start + match[0].length >= offset) return match[1]
@@ -75,9 +79,7 @@ export function headingText(doc: OrgDocument, headline: number): string {
 
 /** `org-link--normalize-string`. */
 export function normalizeLinkString(text: string, context = false): string {
-  let result = text
-    .replace(/\[[0-9]*(?:%|\/[0-9]*)\]/g, ' ')
-    .replace(/[ \t]+/g, ' ')
+  let result = text.replace(/\[[0-9]*(?:%|\/[0-9]*)\]/g, ' ').replace(/[ \t]+/g, ' ')
   result = trimBoth(result, BLANKS_AND_BREAKS)
   if (context) {
     for (;;) {
@@ -112,7 +114,8 @@ export function escapeLink(link: string): string {
 
 /** `org-link-make-string`. */
 export function makeLinkString(link: StoredLink): string {
-  const description = link.description === null || !/[^ \r\t\n]/.test(link.description) ? null : protectDescription(link.description)
+  const description =
+    link.description === null || !/[^ \r\t\n]/.test(link.description) ? null : protectDescription(link.description)
   return `[[${escapeLink(link.target)}]${description === null ? '' : `[${description}]`}]`
 }
 
@@ -125,7 +128,10 @@ function protectDescription(text: string): string {
 
 /** `org-link-display-format`: bracket links shown as their descriptions. */
 function displayFormat(text: string): string {
-  return text.replace(/\[\[((?:[^[\]\\]|\\(?:\\\\)*[[\]]|\\+[^[\]])+)\](?:\[([\s\S]+?)\])?\]/g, (_m, link: string, description?: string) => description ?? link)
+  return text.replace(
+    /\[\[((?:[^[\]\\]|\\(?:\\\\)*[[\]]|\\+[^[\]])+)\](?:\[([\s\S]+?)\])?\]/g,
+    (_m, link: string, description?: string) => description ?? link,
+  )
 }
 
 /**
@@ -184,6 +190,7 @@ export function abbreviateFileName(file: string): string {
 /** `org-fill-template`: `%key` replaced by its value, shorter keys first. */
 export function fillTemplate(template: string, values: Record<string, string>): string {
   let result = template
-  for (const key of Object.keys(values).sort((a, b) => a.length - b.length)) result = result.split(`%${key}`).join(values[key]!)
+  for (const key of Object.keys(values).sort((a, b) => a.length - b.length))
+    result = result.split(`%${key}`).join(values[key]!)
   return result
 }

@@ -18,14 +18,15 @@ export class LispReadError extends Error {}
 export function readNumber(token: string): LispNumber | undefined {
   if (/^[+-]?[0-9]+\.?$/.test(token)) return {kind: 'number', value: Number.parseInt(token, 10), integer: true}
   const float = /^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:e[+-]?[0-9]+)?$/.exec(token)
-  if (float && (token.includes('.') || token.includes('e'))) return {kind: 'number', value: Number(token), integer: false}
+  if (float && (token.includes('.') || token.includes('e')))
+    return {kind: 'number', value: Number(token), integer: false}
   return undefined
 }
 
 /** Read the Lisp string literal starting at `start` (a `"`); return its value and where it ends. */
 export function readString(source: string, start: number): {value: string; end: number} {
   let value = ''
-  for (let i = start + 1; i < source.length; ) {
+  for (let i = start + 1; i < source.length;) {
     const c = source[i]!
     if (c === '"') return {value, end: i + 1}
     if (c !== '\\') {
@@ -70,8 +71,10 @@ function readEscape(source: string, i: number): {text: string; end: number} {
     const length = c === 'u' ? 4 : 8
     const digits = source.slice(i + 1, i + 1 + length)
     const bad = digits.search(/[^0-9a-fA-F]/)
-    if (bad !== -1) throw new LispReadError(`Non-hex character used for Unicode escape: ${digits[bad]} (${digits.charCodeAt(bad)})`)
-    if (digits.length < length) throw new LispReadError('End of file during parsing: the string ends inside a Unicode escape')
+    if (bad !== -1)
+      throw new LispReadError(`Non-hex character used for Unicode escape: ${digits[bad]} (${digits.charCodeAt(bad)})`)
+    if (digits.length < length)
+      throw new LispReadError('End of file during parsing: the string ends inside a Unicode escape')
     return {text: character(Number.parseInt(digits, 16), `\\${c}${digits}`), end: i + 1 + length}
   }
   if (c === '^' || (c === 'C' && source[i + 1] === '-')) {
@@ -81,7 +84,10 @@ function readEscape(source: string, i: number): {text: string; end: number} {
     const code = target === '?' ? 127 : target.toUpperCase().charCodeAt(0) & 31
     return {text: String.fromCharCode(code), end: at + 1}
   }
-  if ((c === 'M' || c === 'S' || c === 'H' || c === 'A' || c === 'N') && (source[i + 1] === '-' || source[i + 1] === '{')) {
+  if (
+    (c === 'M' || c === 'S' || c === 'H' || c === 'A' || c === 'N') &&
+    (source[i + 1] === '-' || source[i + 1] === '{')
+  ) {
     throw new LispReadError(`The string escape \\${c}${source[i + 1]} is not supported by passepartout`)
   }
   return {text: c, end: i + 1}
@@ -89,7 +95,8 @@ function readEscape(source: string, i: number): {text: string; end: number} {
 
 /** The character CODE, refused beyond Unicode (Emacs has characters up to #x3FFFFF; JavaScript strings do not). */
 function character(code: number, escape: string): string {
-  if (code > 0x10ffff) throw new LispReadError(`The string escape ${escape} is beyond Unicode, which passepartout does not read`)
+  if (code > 0x10ffff)
+    throw new LispReadError(`The string escape ${escape} is beyond Unicode, which passepartout does not read`)
   return String.fromCodePoint(code)
 }
 

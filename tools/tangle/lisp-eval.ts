@@ -9,8 +9,27 @@
  *
  * Nothing here reads the environment: the caller passes a `LispContext`.
  */
-import {checkLocal, expandFileName, fileNameAsDirectory, fileNameDirectory, fileNameExtension, fileNameNondirectory, fileNameSansExtension} from './lisp-files.ts'
-import {type Datum, isNil, LispRefusal, LispSignal, lispString, NIL, printDatum, readForm, symbol, T} from './lisp-read.ts'
+import {
+  checkLocal,
+  expandFileName,
+  fileNameAsDirectory,
+  fileNameDirectory,
+  fileNameExtension,
+  fileNameNondirectory,
+  fileNameSansExtension,
+} from './lisp-files.ts'
+import {
+  type Datum,
+  isNil,
+  LispRefusal,
+  LispSignal,
+  lispString,
+  NIL,
+  printDatum,
+  readForm,
+  symbol,
+  T,
+} from './lisp-read.ts'
 
 export interface LispContext {
   /** Absolute path of the Org file: Emacs's `buffer-file-name` in the buffer it tangles (never abbreviated to `~/`). */
@@ -33,7 +52,16 @@ export function systemTypeOf(platform: string): string | undefined {
   return SYSTEM_TYPES[platform]
 }
 
-const SYSTEM_TYPES: Record<string, string> = {linux: 'gnu/linux', darwin: 'darwin', win32: 'windows-nt', freebsd: 'berkeley-unix', openbsd: 'berkeley-unix', netbsd: 'berkeley-unix', aix: 'aix', cygwin: 'cygwin'}
+const SYSTEM_TYPES: Record<string, string> = {
+  linux: 'gnu/linux',
+  darwin: 'darwin',
+  win32: 'windows-nt',
+  freebsd: 'berkeley-unix',
+  openbsd: 'berkeley-unix',
+  netbsd: 'berkeley-unix',
+  aix: 'aix',
+  cygwin: 'cygwin',
+}
 
 /** Read the first form of SOURCE and evaluate it in CONTEXT (undefined: no Org file is known). */
 export function evaluateLisp(source: string, context: LispContext | undefined): Evaluation {
@@ -86,9 +114,13 @@ class Evaluator {
       }
       return builtin.run(this, args)
     }
-    if (args.length < builtin.min || args.length > builtin.max) throw new LispSignal(`(wrong-number-of-arguments ${head.name} ${args.length})`)
+    if (args.length < builtin.min || args.length > builtin.max)
+      throw new LispSignal(`(wrong-number-of-arguments ${head.name} ${args.length})`)
     if (builtin.kind === 'special') return builtin.run(this, args, head.name)
-    return builtin.run(this, args.map((arg) => this.eval(arg)))
+    return builtin.run(
+      this,
+      args.map((arg) => this.eval(arg)),
+    )
   }
 
   /** `progn`: each form in turn, the value of the last (nil for none). */
@@ -116,7 +148,10 @@ class Evaluator {
         return lispString(this.defaultDirectory(name))
       case 'system-type': {
         const systemType = this.context?.systemType
-        if (systemType === undefined) throw new LispRefusal(`the variable system-type is not known to passepartout ${this.context ? 'on this platform' : 'here'}`)
+        if (systemType === undefined)
+          throw new LispRefusal(
+            `the variable system-type is not known to passepartout ${this.context ? 'on this platform' : 'here'}`,
+          )
         return symbol(systemType)
       }
       case 'emacs-version':
@@ -157,7 +192,10 @@ class Evaluator {
     let value = this.variables.get(' buffer-name')
     if (value === undefined) {
       const name = fileNameNondirectory(this.file('buffer-name'))
-      if (STARTUP_BUFFERS.has(name)) throw new LispRefusal(`Emacs already has a buffer named ${name}, so uniquify names the Org file's buffer after its folder`)
+      if (STARTUP_BUFFERS.has(name))
+        throw new LispRefusal(
+          `Emacs already has a buffer named ${name}, so uniquify names the Org file's buffer after its folder`,
+        )
       value = lispString(name)
       this.variables.set(' buffer-name', value)
     }
@@ -221,7 +259,10 @@ function equal(a: Datum, b: Datum): boolean {
 
 /** `string=`: strings or symbols (by name). */
 function stringEqual(args: Datum[]): Datum {
-  const [a, b] = args.map((arg) => (arg.type === 'symbol' ? lispString(arg.name) : arg)).map(stringArg) as [string, string]
+  const [a, b] = args.map((arg) => (arg.type === 'symbol' ? lispString(arg.name) : arg)).map(stringArg) as [
+    string,
+    string,
+  ]
   return bool(a === b)
 }
 
@@ -256,7 +297,9 @@ function concat(args: Datum[]): Datum {
 function character(datum: Datum): string {
   if (datum.type !== 'integer' || datum.value < 0 || datum.value > 0x3fffff) throw wrongType('characterp', datum)
   if (datum.value > 0x10ffff || (datum.value >= 0xd800 && datum.value <= 0xdfff)) {
-    throw new LispRefusal(`the character ${datum.value} is a raw byte or not a Unicode character, which passepartout does not put in strings`)
+    throw new LispRefusal(
+      `the character ${datum.value} is a raw byte or not a Unicode character, which passepartout does not put in strings`,
+    )
   }
   return String.fromCodePoint(datum.value)
 }
@@ -283,12 +326,18 @@ function format(args: Datum[]): Datum {
       parts.push('%')
       continue
     }
-    if (/[-+ #0-9.]/.test(conversion)) throw new LispRefusal(`the format specification ${template.slice(at, at + 4)}… has a flag, width or precision; passepartout formats only %s, %d and %%`)
+    if (/[-+ #0-9.]/.test(conversion))
+      throw new LispRefusal(
+        `the format specification ${template.slice(at, at + 4)}… has a flag, width or precision; passepartout formats only %s, %d and %%`,
+      )
     const arg = args[next++]
     if (arg === undefined) throw new LispSignal('(error "Not enough arguments for format string")')
     if (conversion === 's') parts.push(printDatum(arg, false))
     else if (conversion === 'd') parts.push(formatInteger(arg))
-    else if ('SciloxXefg'.includes(conversion)) throw new LispRefusal(`the format specification %${conversion} is not among those passepartout formats (only %s, %d and %%)`)
+    else if ('SciloxXefg'.includes(conversion))
+      throw new LispRefusal(
+        `the format specification %${conversion} is not among those passepartout formats (only %s, %d and %%)`,
+      )
     else throw new LispSignal(`(error "Invalid format operation %${conversion}")`)
   }
   parts.push(template.slice(from))
@@ -299,7 +348,8 @@ function format(args: Datum[]): Datum {
 function formatInteger(arg: Datum): string {
   if (arg.type === 'integer') return String(arg.value)
   if (arg.type !== 'float') throw new LispSignal('(error "Format specifier doesn’t match argument type")')
-  if (!Number.isFinite(arg.value) || Math.abs(arg.value) >= 2 ** 53) throw new LispRefusal(`%d of the float ${printDatum(arg)} is not among what passepartout formats`)
+  if (!Number.isFinite(arg.value) || Math.abs(arg.value) >= 2 ** 53)
+    throw new LispRefusal(`%d of the float ${printDatum(arg)} is not among what passepartout formats`)
   return String(Math.trunc(arg.value) || 0)
 }
 
@@ -339,31 +389,63 @@ const BUILTINS = new Map<string, Builtin>([
   ['function', quote],
   ['`', special(1, 1, (_ev, [template]) => backquote(template!))],
   ['progn', special(0, MANY, (ev, forms) => ev.progn(forms))],
-  ['if', special(2, MANY, (ev, [test, then, ...otherwise]) => (isNil(ev.eval(test!)) ? ev.progn(otherwise) : ev.eval(then!)))],
-  ['and', special(0, MANY, (ev, forms) => {
-    let value: Datum = T
-    for (const form of forms) if (isNil((value = ev.eval(form)))) return NIL
-    return value
-  })],
-  ['or', special(0, MANY, (ev, forms) => {
-    for (const form of forms) {
-      const value = ev.eval(form)
-      if (!isNil(value)) return value
-    }
-    return NIL
-  })],
-  ['cond', special(0, MANY, (ev, clauses) => {
-    for (const clause of clauses) {
-      if (isNil(clause)) continue
-      if (clause.type !== 'list') throw wrongType('listp', clause)
-      const [test, ...body] = clause.items as [Datum, ...Datum[]]
-      const value = ev.eval(test)
-      if (!isNil(value)) return body.length === 0 ? value : ev.progn(body)
-    }
-    return NIL
-  })],
-  ['when', {kind: 'macro', mandatory: 1, nonrest: 1, rest: true, run: (ev, [test, ...body]) => (isNil(ev.eval(test!)) ? NIL : ev.progn(body))}],
-  ['unless', {kind: 'macro', mandatory: 1, nonrest: 1, rest: true, run: (ev, [test, ...body]) => (isNil(ev.eval(test!)) ? ev.progn(body) : NIL)}],
+  [
+    'if',
+    special(2, MANY, (ev, [test, then, ...otherwise]) =>
+      isNil(ev.eval(test!)) ? ev.progn(otherwise) : ev.eval(then!),
+    ),
+  ],
+  [
+    'and',
+    special(0, MANY, (ev, forms) => {
+      let value: Datum = T
+      for (const form of forms) if (isNil((value = ev.eval(form)))) return NIL
+      return value
+    }),
+  ],
+  [
+    'or',
+    special(0, MANY, (ev, forms) => {
+      for (const form of forms) {
+        const value = ev.eval(form)
+        if (!isNil(value)) return value
+      }
+      return NIL
+    }),
+  ],
+  [
+    'cond',
+    special(0, MANY, (ev, clauses) => {
+      for (const clause of clauses) {
+        if (isNil(clause)) continue
+        if (clause.type !== 'list') throw wrongType('listp', clause)
+        const [test, ...body] = clause.items as [Datum, ...Datum[]]
+        const value = ev.eval(test)
+        if (!isNil(value)) return body.length === 0 ? value : ev.progn(body)
+      }
+      return NIL
+    }),
+  ],
+  [
+    'when',
+    {
+      kind: 'macro',
+      mandatory: 1,
+      nonrest: 1,
+      rest: true,
+      run: (ev, [test, ...body]) => (isNil(ev.eval(test!)) ? NIL : ev.progn(body)),
+    },
+  ],
+  [
+    'unless',
+    {
+      kind: 'macro',
+      mandatory: 1,
+      nonrest: 1,
+      rest: true,
+      run: (ev, [test, ...body]) => (isNil(ev.eval(test!)) ? ev.progn(body) : NIL),
+    },
+  ],
   ['not', subr(1, 1, (_ev, [value]) => bool(isNil(value!)))],
   ['null', subr(1, 1, (_ev, [value]) => bool(isNil(value!)))],
   ['identity', subr(1, 1, (_ev, [value]) => value!)],
@@ -371,36 +453,93 @@ const BUILTINS = new Map<string, Builtin>([
   ['equal', subr(2, 2, (_ev, [a, b]) => bool(equal(a!, b!)))],
   ['string=', subr(2, 2, (_ev, args) => stringEqual(args))],
   ['string-equal', subr(2, 2, (_ev, args) => stringEqual(args))],
-  ['=', subr(1, MANY, compare((a, b) => a === b))],
-  ['<', subr(1, MANY, compare((a, b) => a < b))],
-  ['>', subr(1, MANY, compare((a, b) => a > b))],
-  ['<=', subr(1, MANY, compare((a, b) => a <= b))],
-  ['>=', subr(1, MANY, compare((a, b) => a >= b))],
+  [
+    '=',
+    subr(
+      1,
+      MANY,
+      compare((a, b) => a === b),
+    ),
+  ],
+  [
+    '<',
+    subr(
+      1,
+      MANY,
+      compare((a, b) => a < b),
+    ),
+  ],
+  [
+    '>',
+    subr(
+      1,
+      MANY,
+      compare((a, b) => a > b),
+    ),
+  ],
+  [
+    '<=',
+    subr(
+      1,
+      MANY,
+      compare((a, b) => a <= b),
+    ),
+  ],
+  [
+    '>=',
+    subr(
+      1,
+      MANY,
+      compare((a, b) => a >= b),
+    ),
+  ],
   ['concat', subr(0, MANY, (_ev, args) => concat(args))],
   ['format', subr(1, MANY, (_ev, args) => format(args))],
-  ['buffer-file-name', subr(0, 1, (ev, args) => {
-    currentBuffer(args)
-    return ev.variable('buffer-file-name')
-  })],
-  ['buffer-name', subr(0, 1, (ev, args) => {
-    currentBuffer(args)
-    return ev.bufferName()
-  })],
+  [
+    'buffer-file-name',
+    subr(0, 1, (ev, args) => {
+      currentBuffer(args)
+      return ev.variable('buffer-file-name')
+    }),
+  ],
+  [
+    'buffer-name',
+    subr(0, 1, (ev, args) => {
+      currentBuffer(args)
+      return ev.bufferName()
+    }),
+  ],
   ['file-name-directory', subr(1, 1, (_ev, [name]) => stringOrNil(fileNameDirectory(fileArg(name!))))],
   ['file-name-nondirectory', subr(1, 1, (_ev, [name]) => lispString(fileNameNondirectory(fileArg(name!))))],
   ['file-name-as-directory', subr(1, 1, (_ev, [name]) => lispString(fileNameAsDirectory(fileArg(name!))))],
   ['file-name-sans-extension', subr(1, 1, (_ev, [name]) => lispString(fileNameSansExtension(fileArg(name!))))],
-  ['file-name-extension', subr(1, 2, (_ev, [name, period]) => stringOrNil(fileNameExtension(fileArg(name!), period !== undefined && !isNil(period))))],
+  [
+    'file-name-extension',
+    subr(1, 2, (_ev, [name, period]) =>
+      stringOrNil(fileNameExtension(fileArg(name!), period !== undefined && !isNil(period))),
+    ),
+  ],
   // (file-name-base &optional FILENAME): FILENAME defaults to the buffer's file.
-  ['file-name-base', subr(0, 1, (ev, [name]) => {
-    const file = name === undefined || isNil(name) ? ev.variable('buffer-file-name') : name
-    return lispString(fileNameSansExtension(fileNameNondirectory(fileArg(file))))
-  })],
-  ['expand-file-name', subr(1, 2, (ev, [name, directory]) => {
-    const file = stringArg(name!)
-    const defaultDirectory = ev.defaultDirectory('expand-file-name')
-    // A DIRECTORY that is not a string (nil excepted) stands for the root.
-    const base = directory === undefined || isNil(directory) ? defaultDirectory : directory.type === 'string' ? directory.value : '/'
-    return lispString(expandFileName(file, base, defaultDirectory, ev.home()))
-  })],
+  [
+    'file-name-base',
+    subr(0, 1, (ev, [name]) => {
+      const file = name === undefined || isNil(name) ? ev.variable('buffer-file-name') : name
+      return lispString(fileNameSansExtension(fileNameNondirectory(fileArg(file))))
+    }),
+  ],
+  [
+    'expand-file-name',
+    subr(1, 2, (ev, [name, directory]) => {
+      const file = stringArg(name!)
+      const defaultDirectory = ev.defaultDirectory('expand-file-name')
+      // A DIRECTORY that is not a string (nil excepted) stands for the root.
+      const base =
+        directory === undefined || isNil(directory)
+          ? defaultDirectory
+          : directory.type === 'string'
+            ? directory.value
+            : '/'
+      return lispString(expandFileName(file, base, defaultDirectory, ev.home()))
+    }),
+  ],
 ])

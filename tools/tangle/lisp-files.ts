@@ -17,7 +17,10 @@ const REMOTE = /^\/(?:[^/|:]+:|:)/
 
 /** Refuse a name Emacs would hand to TRAMP or to the `/:` handler. */
 export function checkLocal(name: string): void {
-  if (REMOTE.test(name)) throw new LispRefusal(`Emacs hands the file name ${name} to a file-name handler (TRAMP or /:), which passepartout does not evaluate`)
+  if (REMOTE.test(name))
+    throw new LispRefusal(
+      `Emacs hands the file name ${name} to a file-name handler (TRAMP or /:), which passepartout does not evaluate`,
+    )
 }
 
 /** `file-name-directory`: up to and including the last slash, or undefined (nil) when there is none. */
@@ -46,7 +49,8 @@ export function fileNameSansVersions(name: string): string {
   // `.~X~N~`: digits between the last two tildes, X between the one before and the middle one.
   if (middle > 0 && middle < last - 1 && /^[0-9]+$/.test(name.slice(middle + 1, last))) {
     const opening = name.lastIndexOf('~', middle - 1)
-    if (opening > 0 && name[opening - 1] === '.' && versionText(name, opening + 1, middle)) return name.slice(0, opening - 1)
+    if (opening > 0 && name[opening - 1] === '.' && versionText(name, opening + 1, middle))
+      return name.slice(0, opening - 1)
   }
   // `.~X~`: X between the middle tilde and the last one.
   if (middle > 0 && name[middle - 1] === '.' && versionText(name, middle + 1, last)) return name.slice(0, middle - 1)
@@ -99,16 +103,24 @@ export function fileNameAsDirectory(name: string): string {
  * `/.` and `/dir/..` removed textually. DIRECTORY is the buffer's
  * `default-directory` when undefined; `/` when it was not a string.
  */
-export function expandFileName(name: string, directory: string, defaultDirectory: string, home: string | undefined): string {
+export function expandFileName(
+  name: string,
+  directory: string,
+  defaultDirectory: string,
+  home: string | undefined,
+): string {
   checkLocal(name)
   checkLocal(directory)
-  if (!defaultDirectory.startsWith('/')) throw new LispRefusal(`the default directory ${defaultDirectory} is not absolute`)
+  if (!defaultDirectory.startsWith('/'))
+    throw new LispRefusal(`the default directory ${defaultDirectory} is not absolute`)
   if (!directory.startsWith('/')) directory = expandFileName(directory, defaultDirectory, defaultDirectory, home)
   let rest = name
   let prefix: string | undefined
   if (name[0] === '~') {
-    if (name.length > 1 && name[1] !== '/') throw new LispRefusal(`${name.split('/')[0]} names a user's home directory, which passepartout does not look up`)
-    if (home === undefined || !home.startsWith('/')) throw new LispRefusal('~ expands to HOME, which is not set to an absolute directory here')
+    if (name.length > 1 && name[1] !== '/')
+      throw new LispRefusal(`${name.split('/')[0]} names a user's home directory, which passepartout does not look up`)
+    if (home === undefined || !home.startsWith('/'))
+      throw new LispRefusal('~ expands to HOME, which is not set to an absolute directory here')
     prefix = home
     rest = name.slice(1)
   } else if (!name.startsWith('/')) prefix = directory

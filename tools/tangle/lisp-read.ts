@@ -145,7 +145,8 @@ export function readForm(source: string): Datum {
 }
 
 function push(open: Frame[], frame: Frame): void {
-  if (open.length >= FORM_NESTING_LIMIT) throw new LispRefusal(`the form nests deeper than ${FORM_NESTING_LIMIT} levels, more than passepartout evaluates`)
+  if (open.length >= FORM_NESTING_LIMIT)
+    throw new LispRefusal(`the form nests deeper than ${FORM_NESTING_LIMIT} levels, more than passepartout evaluates`)
   open.push(frame)
 }
 
@@ -201,13 +202,16 @@ function tokenEnd(source: string, start: number): number {
  *             ^^^^^^^^^^^ symbol   ^ not here: strings are read apart
  */
 function atom(token: string): Datum {
-  if (token.includes('\\')) throw new LispRefusal(`the symbol ${token} has a backslash escape, which passepartout does not read`)
+  if (token.includes('\\'))
+    throw new LispRefusal(`the symbol ${token} has a backslash escape, which passepartout does not read`)
   if (token === '.') throw new LispRefusal('dotted pairs (a . b) are not among the syntax passepartout reads')
-  if (/e\+(?:INF|NaN)$/.test(token) && /^[+-]?[0-9.]/.test(token)) throw new LispRefusal(`the float ${token} is not among the numbers passepartout reads`)
+  if (/e\+(?:INF|NaN)$/.test(token) && /^[+-]?[0-9.]/.test(token))
+    throw new LispRefusal(`the float ${token} is not among the numbers passepartout reads`)
   const number = readNumber(token)
   if (number?.kind === 'number') {
     if (!number.integer) return {type: 'float', value: number.value}
-    if (!Number.isSafeInteger(number.value)) throw new LispRefusal(`the integer ${token} is larger than passepartout computes with exactly`)
+    if (!Number.isSafeInteger(number.value))
+      throw new LispRefusal(`the integer ${token} is larger than passepartout computes with exactly`)
     return {type: 'integer', value: number.value}
   }
   return symbol(token)
@@ -244,7 +248,9 @@ function checkEscapes(source: string, from: number, to: number): void {
     const code = Number.parseInt(escape[1] || escape[2] || unicode || '0', escape[2] === undefined ? 16 : 8)
     const raw = unicode === undefined && code >= 0x80 && code <= 0xff
     if (raw || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) {
-      throw new LispRefusal(`the string escape \\${escape[0]} is a raw byte or not a Unicode character in Emacs; passepartout does not read it`)
+      throw new LispRefusal(
+        `the string escape \\${escape[0]} is a raw byte or not a Unicode character in Emacs; passepartout does not read it`,
+      )
     }
   }
 }
@@ -258,13 +264,17 @@ function checkEscapes(source: string, from: number, to: number): void {
 function sharpSyntax(source: string, start: number): {datum: Datum; end: number} {
   const letter = source[start + 1]?.toLowerCase()
   const radix = letter === 'o' ? 8 : letter === 'x' ? 16 : letter === 'b' ? 2 : undefined
-  if (radix === undefined) throw new LispRefusal(`the reader syntax #${source[start + 1] ?? ''} is not among the syntax passepartout reads`)
+  if (radix === undefined)
+    throw new LispRefusal(`the reader syntax #${source[start + 1] ?? ''} is not among the syntax passepartout reads`)
   const end = tokenEnd(source, start + 2)
   const digits = source.slice(start + 2, end)
   const valid = {2: /^[+-]?[01]+$/, 8: /^[+-]?[0-7]+$/, 16: /^[+-]?[0-9a-fA-F]+$/}[radix]
   if (!valid.test(digits)) throw new LispSignal(`(invalid-read-syntax "integer, radix ${radix}")`)
   const value = Number.parseInt(digits, radix)
-  if (!Number.isSafeInteger(value)) throw new LispRefusal(`the integer #${source[start + 1]}${digits} is larger than passepartout computes with exactly`)
+  if (!Number.isSafeInteger(value))
+    throw new LispRefusal(
+      `the integer #${source[start + 1]}${digits} is larger than passepartout computes with exactly`,
+    )
   return {datum: {type: 'integer', value}, end}
 }
 
@@ -292,7 +302,8 @@ function printWithin(datum: Datum, escape: boolean, backquotes: number): string 
         if (head!.name === 'quote') return `'${printWithin(argument!, escape, backquotes)}`
         if (head!.name === 'function') return `#'${printWithin(argument!, escape, backquotes)}`
         if (head!.name === '`') return `\`${printWithin(argument!, escape, backquotes + 1)}`
-        if ((head!.name === ',' || head!.name === ',@') && backquotes > 0) return `${head!.name}${printWithin(argument!, escape, backquotes - 1)}`
+        if ((head!.name === ',' || head!.name === ',@') && backquotes > 0)
+          return `${head!.name}${printWithin(argument!, escape, backquotes - 1)}`
       }
       return `(${datum.items.map((item) => printWithin(item, escape, backquotes)).join(' ')})`
     }

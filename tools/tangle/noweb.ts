@@ -50,7 +50,9 @@ export function nowebEnabled(params: Params, context: NowebContextKind): boolean
 /** Expand the references in a block's body. */
 export function expandReferences(info: BlockInfo, context: NowebContext, stack: number[] = []): SourceText {
   if (stack.includes(info.block.index)) {
-    const chain = [...stack.slice(stack.indexOf(info.block.index)), info.block.index].map((index) => describeBlock(context.doc, index))
+    const chain = [...stack.slice(stack.indexOf(info.block.index)), info.block.index].map((index) =>
+      describeBlock(context.doc, index),
+    )
     throw new Failure(tangleMessages.nowebCycle(chain), info.block.open)
   }
   stack.push(info.block.index)
@@ -68,8 +70,12 @@ export function expandReferences(info: BlockInfo, context: NowebContext, stack: 
       if (reference.start < position) continue
       const prefix = sliceLine(line, position, reference.start)
       const place = originAt(line, reference.start)
-      const at: Position | undefined = place ? {start: {...place}, end: {line: place.line, column: place.column + reference.end - reference.start}} : undefined
-      const expansion = splitCarriageReturns(resolve(reference.name, info, context, stack, withComments, at, line.text[reference.start - 1]))
+      const at: Position | undefined = place
+        ? {start: {...place}, end: {line: place.line, column: place.column + reference.end - reference.start}}
+        : undefined
+      const expansion = splitCarriageReturns(
+        resolve(reference.name, info, context, stack, withComments, at, line.text[reference.start - 1]),
+      )
       current.push(prefix, expansion[0]!)
       for (const piece of expansion.slice(1)) {
         out.push(joinLines(current))
@@ -129,7 +135,10 @@ function resolve(
 ): SourceText {
   const {doc} = context
   if (/\([^\n]*\)/.test(name)) {
-    throw new Failure(tangleMessages.nowebCallsBlock(name, info.language, isEmacsLisp(info.language)), at ?? info.block.open)
+    throw new Failure(
+      tangleMessages.nowebCallsBlock(name, info.language, isEmacsLisp(info.language)),
+      at ?? info.block.open,
+    )
   }
   const headline = doc.findProperty('CUSTOM_ID', name) ?? doc.findProperty('ID', name)
   if (headline !== undefined) {
@@ -148,7 +157,11 @@ function resolve(
         if (block) return expand(context.infos.get(block, false))
         // The regexp matched text that is no block (say, inside an example): Org has no
         // info there, and only the comment wrapper, with its template unfilled, survives.
-        if (withComments) return concatText(glue(`${commentWrap('[[%link][%source-name]]', info)}\n\n`), glue(commentWrap('%source-name ends here', info)))
+        if (withComments)
+          return concatText(
+            glue(`${commentWrap('[[%link][%source-name]]', info)}\n\n`),
+            glue(commentWrap('%source-name ends here', info)),
+          )
       }
     } finally {
       context.point = saved
@@ -166,7 +179,11 @@ function resolve(
     }
     return text
   }
-  const looksLikeCode = (info.language === 'typescript' || info.language === 'js' || info.language === 'ts' || info.language === 'javascript') &&
+  const looksLikeCode =
+    (info.language === 'typescript' ||
+      info.language === 'js' ||
+      info.language === 'ts' ||
+      info.language === 'javascript') &&
     ((charBefore !== undefined && /[\p{L}\p{N}_$)\]]/u.test(charBefore)) || /[(),<>= ]/.test(name))
   if (looksLikeCode) {
     context.warn(looksLikeCodeMessage(name), at)
@@ -177,13 +194,28 @@ function resolve(
 }
 
 /** A referenced block's text: its own references expanded if its `:noweb` allows, wrapped in comments for `:comments noweb`. */
-function expandBody(target: BlockInfo, caller: BlockInfo, context: NowebContext, stack: number[], withComments: boolean): SourceText {
+function expandBody(
+  target: BlockInfo,
+  caller: BlockInfo,
+  context: NowebContext,
+  stack: number[],
+  withComments: boolean,
+): SourceText {
   const body = nowebEnabled(target.params, 'eval') ? expandReferences(target, context, stack) : target.body
   if (!withComments) return body
   const link = makeLinkString(storeLink(context.doc, context.point))
-  const values = {'start-line': String(target.block.open.start.line), file: context.doc.path, link, 'source-name': target.name ?? ''}
+  const values = {
+    'start-line': String(target.block.open.start.line),
+    file: context.doc.path,
+    link,
+    'source-name': target.name ?? '',
+  }
   const wrap = (text: string) => commentWrap(text, caller)
-  return concatText(glue(`${wrap(fillTemplate('[[%link][%source-name]]', values))}\n`), body, glue(`\n${wrap(fillTemplate('%source-name ends here', values))}`))
+  return concatText(
+    glue(`${wrap(fillTemplate('[[%link][%source-name]]', values))}\n`),
+    body,
+    glue(`\n${wrap(fillTemplate('%source-name ends here', values))}`),
+  )
 }
 
 /** `c-wrap`: comment TEXT in the caller's language mode, then trim. */
@@ -191,7 +223,12 @@ function commentWrap(text: string, caller: BlockInfo): string {
   const language = caller.language ?? ''
   const lookup = commentSyntax(language)
   if (lookup.kind !== 'syntax') {
-    throw new Failure(lookup.kind === 'none' ? tangleMessages.nowebCommentsWithoutSyntax(lookup.mode) : tangleMessages.nowebCommentsWithoutMode(language, lookup.mode), caller.block.open)
+    throw new Failure(
+      lookup.kind === 'none'
+        ? tangleMessages.nowebCommentsWithoutSyntax(lookup.mode)
+        : tangleMessages.nowebCommentsWithoutMode(language, lookup.mode),
+      caller.block.open,
+    )
   }
   return trimBoth(commentRegion(text, lookup.syntax), BLANKS_AND_BREAKS)
 }
@@ -237,7 +274,8 @@ function headlineBody(doc: OrgDocument, index: number): SourceText {
   let next = index + 1
   while (next < doc.headlines.length && doc.headlines[next]!.level > headline.level) next++
   // Org narrows to the subtree first (its final newline excluded), so the start clamps to its end.
-  const end = next < doc.headlines.length ? doc.lineStart(doc.headlines[next]!.position.start.line) - 1 : doc.text.length
+  const end =
+    next < doc.headlines.length ? doc.lineStart(doc.headlines[next]!.position.start.line) - 1 : doc.text.length
   const from = Math.min(doc.lineStart(first), end)
   const text = doc.text.slice(from, end)
   const firstLine = doc.text.slice(0, from).split('\n').length

@@ -33,10 +33,18 @@ export interface PrunedFile {
 }
 
 /** Settle the orphans of DOCUMENTS and update the record; returns what was (or, dry, would be) removed and what to say. */
-export function settleOrphans(documents: readonly DocumentOutcome[], written: WrittenFiles, options: OrphanOptions): {diagnostics: Diagnostic[]; pruned: PrunedFile[]} {
+export function settleOrphans(
+  documents: readonly DocumentOutcome[],
+  written: WrittenFiles,
+  options: OrphanOptions,
+): {diagnostics: Diagnostic[]; pruned: PrunedFile[]} {
   const diagnostics: Diagnostic[] = []
   const pruned: PrunedFile[] = []
-  const writtenNow = new Set(documents.filter((document) => !document.failed).flatMap((document) => document.targets.map((target) => target.path)))
+  const writtenNow = new Set(
+    documents
+      .filter((document) => !document.failed)
+      .flatMap((document) => document.targets.map((target) => target.path)),
+  )
   const inRun = new Set(documents.map((document) => document.path))
   /** Decide for the orphan TARGET of DOCUMENT; true when it is kept in the record. */
   const settle = (document: string, target: string, deleted: boolean, at: string): boolean => {
@@ -72,7 +80,11 @@ export function settleOrphans(documents: readonly DocumentOutcome[], written: Wr
       .filter((target) => settle(document.path, target, false, document.path))
       .map((target) => [target, written.entryOf(document.path, target)!] as const)
     // A document the cache answered for writes what it wrote: its entries stand; a planned one is recorded anew.
-    if (!document.cached) written.record(document.path, document.targets.flatMap((target) => (target.hash ? [{path: target.path, hash: target.hash}] : [])))
+    if (!document.cached)
+      written.record(
+        document.path,
+        document.targets.flatMap((target) => (target.hash ? [{path: target.path, hash: target.hash}] : [])),
+      )
     for (const [target, entry] of kept) written.keep(document.path, target, entry)
   }
   for (const folder of options.folders) {

@@ -89,7 +89,10 @@ export function mergeParams(sources: readonly ParamSource[]): Params {
           throw new Failure(tangleMessages.variableWithoutDefault(text), source.origin)
         }
       } else if (arg.name === ':results' && (arg.value.kind === 'nil' || arg.value.kind === 'number')) {
-        throw new Failure(tangleMessages.notWords(':results', arg.value.kind === 'nil' ? 'missing' : 'numeric'), source.origin)
+        throw new Failure(
+          tangleMessages.notWords(':results', arg.value.kind === 'nil' ? 'missing' : 'numeric'),
+          source.origin,
+        )
       } else if (arg.name === ':exports' && arg.value.kind === 'number') {
         throw new Failure(tangleMessages.notWords(':exports', 'numeric'), source.origin)
       } else {
@@ -98,5 +101,8 @@ export function mergeParams(sources: readonly ParamSource[]): Params {
       }
     }
   }
-  return new Params(entries, vars.map((v) => v.param))
+  return new Params(
+    entries,
+    vars.map((v) => v.param),
+  )
 }

@@ -45,7 +45,11 @@ function finish(value: string | undefined, origins: Position[]): InheritedValue 
  * `org--property-local-values`: the first `:PROPERTY:` of the entry's drawer
  * (null when absent or "nil") followed by every `:PROPERTY+:`.
  */
-function localValues(doc: OrgDocument, entry: number, property: string): {values: (string | null)[]; origins: Position[]} | undefined {
+function localValues(
+  doc: OrgDocument,
+  entry: number,
+  property: string,
+): {values: (string | null)[]; origins: Position[]} | undefined {
   const drawer = doc.drawers.get(entry)
   if (!drawer) return undefined
   const name = property.toLowerCase()

@@ -89,7 +89,15 @@ export function planFile(file: string, allowOutside: readonly string[], disk = n
   try {
     bytes = fs.readFileSync(file)
   } catch (error) {
-    return {path: file, targets: [], diagnostics: [diagnostic(file, readFailed(file, (error as Error).message))], blockCount: 0, failed: true, root: undefined, inputs: []}
+    return {
+      path: file,
+      targets: [],
+      diagnostics: [diagnostic(file, readFailed(file, (error as Error).message))],
+      blockCount: 0,
+      failed: true,
+      root: undefined,
+      inputs: [],
+    }
   }
   const boundary = {root: disk.projectRoot(path.dirname(file)) ?? path.dirname(file), allowed: allowOutside}
   return planDocument(file, bytes, {boundary, disk})

@@ -57,7 +57,16 @@ export function collectKeywords(file: string, root: OrgRoot): CollectedKeywords 
       }
       const setupFile = path.resolve(directory, expandHome(name))
       if (chain.includes(setupFile)) {
-        result.diagnostics.push(diagnostic(file, setupFileCycle(name, [...chain.slice(1), setupFile].map((link) => path.basename(link))), place))
+        result.diagnostics.push(
+          diagnostic(
+            file,
+            setupFileCycle(
+              name,
+              [...chain.slice(1), setupFile].map((link) => path.basename(link)),
+            ),
+            place,
+          ),
+        )
         continue
       }
       if (chain.length > SETUP_FILE_NESTING_LIMIT) {

@@ -14,11 +14,17 @@ import {skillTangleIntoPackages, skillTangleOrgDocument, skillTangleOutside} fro
 import {isInside} from '../project.ts'
 
 /** Why the skill document DOCUMENT may not write TARGET (both absolute), or undefined when it may or is no skill. */
-export function skillTargetRefusal(document: string, target: string, skillsDir: string, project: string): Message | undefined {
+export function skillTargetRefusal(
+  document: string,
+  target: string,
+  skillsDir: string,
+  project: string,
+): Message | undefined {
   if (!isInside(document, skillsDir)) return undefined
   const allowed = [skillsDir, path.join(project, 'generated', 'skills')]
   if (target.split(path.sep).includes('node_modules')) return skillTangleIntoPackages(target)
   if (target.endsWith('.org')) return skillTangleOrgDocument(target)
-  if (!allowed.some((folder) => isInside(target, folder))) return skillTangleOutside(`${path.relative(project, skillsDir) || '.'}/ or generated/skills/`, target)
+  if (!allowed.some((folder) => isInside(target, folder)))
+    return skillTangleOutside(`${path.relative(project, skillsDir) || '.'}/ or generated/skills/`, target)
   return undefined
 }

@@ -17,7 +17,8 @@ import type {SourceLine} from './text.ts'
  * skill loader runs, when the project has node_modules/; else undefined (no map is written).
  */
 export function sourceMapPath(project: string, document: string, target: string): string | undefined {
-  if (!isInside(document, skillsFolder(project)) || !/\.tsx?$/.test(target) || /\.test\.tsx?$/.test(target)) return undefined
+  if (!isInside(document, skillsFolder(project)) || !/\.tsx?$/.test(target) || /\.test\.tsx?$/.test(target))
+    return undefined
   if (!fs.existsSync(path.join(project, 'node_modules'))) return undefined
   return path.join(project, 'node_modules', '.cache', 'passepartout', 'maps', `${path.relative(project, target)}.map`)
 }
@@ -42,7 +43,12 @@ export interface SourceMap {
  *     ^                                      by line
  *     ^     ^     ^ ^^   ^ ^     ^ ^^        by token
  */
-export function sourceMapOf(target: string, lines: readonly SourceLine[], orgPath: string, precision: 'line' | 'token'): SourceMap {
+export function sourceMapOf(
+  target: string,
+  lines: readonly SourceLine[],
+  orgPath: string,
+  precision: 'line' | 'token',
+): SourceMap {
   const encoded: string[] = []
   // Source map fields are relative to the previous segment: the column within a line, the rest across lines.
   let lastOrgLine = 0
@@ -67,7 +73,7 @@ export function sourceMapOf(target: string, lines: readonly SourceLine[], orgPat
       if (precision === 'line') return segment(run.from, run.line - 1, run.column - 1)
       const end = line.segments[k + 1]?.from ?? line.text.length
       const text = line.text
-      for (let at = run.from; at < end; ) {
+      for (let at = run.from; at < end;) {
         const code = text.charCodeAt(at)
         if (isBlank(code)) {
           at++
@@ -82,17 +88,37 @@ export function sourceMapOf(target: string, lines: readonly SourceLine[], orgPat
   // Lines with no mapping at the end say nothing.
   let last = encoded.length
   while (last > 0 && encoded[last - 1] === ';') last--
-  return {version: 3, file: path.basename(target), sources: [orgPath], names: [], mappings: encoded.slice(0, last).join('')}
+  return {
+    version: 3,
+    file: path.basename(target),
+    sources: [orgPath],
+    names: [],
+    mappings: encoded.slice(0, last).join(''),
+  }
 }
 
 /** Letters and digits of any script, `_` and `$`: the characters of a word. */
 function isWordCode(code: number): boolean {
-  if (code < 128) return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 36
+  if (code < 128)
+    return (
+      (code >= 48 && code <= 57) ||
+      (code >= 65 && code <= 90) ||
+      (code >= 97 && code <= 122) ||
+      code === 95 ||
+      code === 36
+    )
   return WORD_BEYOND_ASCII.test(String.fromCharCode(code))
 }
 
 function isBlank(code: number): boolean {
-  return code === 32 || code === 9 || code === 13 || code === 12 || code === 11 || (code >= 128 && BLANK_BEYOND_ASCII.test(String.fromCharCode(code)))
+  return (
+    code === 32 ||
+    code === 9 ||
+    code === 13 ||
+    code === 12 ||
+    code === 11 ||
+    (code >= 128 && BLANK_BEYOND_ASCII.test(String.fromCharCode(code)))
+  )
 }
 
 // A surrogate half is neither: the pair's code point is judged by neither test, as a one-character token each.

@@ -76,7 +76,9 @@ export function planDocument(orgPath: string, input: Uint8Array | string, option
   if (setup?.keywords.some((keyword) => keyword.key.endsWith('TODO'))) {
     // A setup file's #+TODO: lines change which words of a headline are its TODO keyword: read again with them.
     vfile = new VFile({path: file, value: input})
-    root = unified().use(orgParse, {todoKeywords: todoKeywordsOf(setup.keywords)}).parse(vfile) as OrgRoot
+    root = unified()
+      .use(orgParse, {todoKeywords: todoKeywordsOf(setup.keywords)})
+      .parse(vfile) as OrgRoot
   }
   const diagnostics: Diagnostic[] = [...vfile.messages, ...(setup?.diagnostics ?? [])]
   const seen = new Set<string>()
@@ -91,7 +93,15 @@ export function planDocument(orgPath: string, input: Uint8Array | string, option
   const doc = new OrgDocument(file, root, setup?.keywords)
   lintHeaderArguments(doc, report)
   const context: NowebContext = {doc, infos: new BlockInfos(doc), babel: new BabelIndex(doc), point: 0, warn: report}
-  const plan: DocumentPlan = {path: file, targets: [], diagnostics, blockCount: 0, failed: diagnostics.some(isError), root, inputs: setup?.inputs ?? []}
+  const plan: DocumentPlan = {
+    path: file,
+    targets: [],
+    diagnostics,
+    blockCount: 0,
+    failed: diagnostics.some(isError),
+    root,
+    inputs: setup?.inputs ?? [],
+  }
   if (plan.failed) return plan
   try {
     const groups = collectBlocks(context)
@@ -147,15 +157,21 @@ function checkTargets(
     target.path = linked.file
     const special = disk.entryOf(target.path)
     // A link is replaced, as Emacs deletes it; a device, a pipe or a socket is not touched.
-    if (special && !special.isFile() && !special.isDirectory() && !special.isSymbolicLink()) throw new Failure(unwritableTarget(target.fileName, {kind: 'not-a-file', file: target.path, what: kindOf(special)}), place)
+    if (special && !special.isFile() && !special.isDirectory() && !special.isSymbolicLink())
+      throw new Failure(
+        unwritableTarget(target.fileName, {kind: 'not-a-file', file: target.path, what: kindOf(special)}),
+        place,
+      )
     const real = disk.realTarget(target.path)
-    if (!inside.some((folder) => folder === path.sep || isInside(real, folder))) throw new Failure(tangleMessages.outsideRoot(target.fileName, target.path, boundary.root, directory), place)
+    if (!inside.some((folder) => folder === path.sep || isInside(real, folder)))
+      throw new Failure(tangleMessages.outsideRoot(target.fileName, target.path, boundary.root, directory), place)
     const earlier = byPath.get(target.path)
     if (earlier) {
       report(tangleMessages.duplicateTarget(target.fileName, earlier.fileName), place)
       byPath.delete(target.path)
     }
-    if (target.fileName.endsWith('/') || disk.isDirectoryEntry(target.path)) throw new Failure(tangleMessages.targetIsDirectory(target.fileName), place)
+    if (target.fileName.endsWith('/') || disk.isDirectoryEntry(target.path))
+      throw new Failure(tangleMessages.targetIsDirectory(target.fileName), place)
     if (target.makeDirectory) {
       for (let d = directory; !created.has(d) && d !== path.dirname(d); d = path.dirname(d)) created.add(d)
     } else if (!created.has(directory) && !disk.isDirectory(directory)) {
@@ -220,4 +236,3 @@ function unusablePath(file: string, disk: DiskView): UnusablePath | undefined {
   }
   return undefined
 }
-

@@ -128,18 +128,30 @@ export async function tangle(options: TangleOptions): Promise<TangleReport> {
   }
   const conflicting = refuseSharedTargets(documents, disk, options.cache)
   const results = new Map<string, DocumentWriteResult>()
-  for (const run of runs.values()) for (const [document, result] of await run.commit(conflicting)) results.set(document, result)
+  for (const run of runs.values())
+    for (const [document, result] of await run.commit(conflicting)) results.set(document, result)
   for (const document of documents) {
     const result = results.get(document.path)
     if (result && !document.failed) settle(document, result, options.cache)
   }
   options.cache?.save()
-  const orphans = options.written ? settleOrphans(documents, options.written, {prune: options.prune === true, dryRun: options.dryRun === true, folders: options.folders ?? []}) : {diagnostics: [], pruned: []}
+  const orphans = options.written
+    ? settleOrphans(documents, options.written, {
+        prune: options.prune === true,
+        dryRun: options.dryRun === true,
+        folders: options.folders ?? [],
+      })
+    : {diagnostics: [], pruned: []}
   if (!options.dryRun) options.written?.save()
   return {
     documents,
     outcomes: documents.flatMap((document) => document.targets),
-    diagnostics: [...(options.cache?.warnings.splice(0) ?? []), ...recovered, ...documents.flatMap((document) => document.diagnostics), ...orphans.diagnostics],
+    diagnostics: [
+      ...(options.cache?.warnings.splice(0) ?? []),
+      ...recovered,
+      ...documents.flatMap((document) => document.diagnostics),
+      ...orphans.diagnostics,
+    ],
     pruned: orphans.pruned,
     blockCount: documents.reduce((sum, document) => sum + document.blockCount, 0),
     elapsedMs: performance.now() - started,
@@ -147,9 +159,19 @@ export async function tangle(options: TangleOptions): Promise<TangleReport> {
 }
 
 /** A target this run replaces whose bytes are not what was written there last: said, at its block, before it goes. */
-function sayOverwrittenEdits(document: DocumentOutcome, planned: PlannedDocument, written: WrittenFiles, disk: DiskView): void {
+function sayOverwrittenEdits(
+  document: DocumentOutcome,
+  planned: PlannedDocument,
+  written: WrittenFiles,
+  disk: DiskView,
+): void {
   for (const target of planned.targets) {
-    if (!disk.entryOf(target.path) || !written.edited(document.path, target.path) || preview(target, disk) !== 'written') continue
+    if (
+      !disk.entryOf(target.path) ||
+      !written.edited(document.path, target.path) ||
+      preview(target, disk) !== 'written'
+    )
+      continue
     document.diagnostics.push(diagnostic(document.path, overwritesEdit(target.fileName), target.place))
   }
 }
@@ -200,7 +222,11 @@ function fromCache(file: string, cached: CachedDocument): DocumentOutcome {
 }
 
 /** Two documents writing one file: Emacs would let the later replace the earlier; we refuse both. Returns their paths. */
-function refuseSharedTargets(documents: DocumentOutcome[], disk: DiskView, cache: TangleCache | undefined): Set<string> {
+function refuseSharedTargets(
+  documents: DocumentOutcome[],
+  disk: DiskView,
+  cache: TangleCache | undefined,
+): Set<string> {
   // By real path: two spellings of one file through a linked folder are one file.
   const writers = new Map<string, DocumentOutcome[]>()
   for (const document of documents) {
@@ -230,15 +256,26 @@ function refuseSharedTargets(documents: DocumentOutcome[], disk: DiskView, cache
 function settle(document: DocumentOutcome, result: DocumentWriteResult, cache: TangleCache | undefined): void {
   if ('error' in result) {
     const target = result.error.target
-    document.diagnostics.push(diagnostic(document.path, writeFailed(target?.fileName, result.error.message), target?.place))
+    document.diagnostics.push(
+      diagnostic(document.path, writeFailed(target?.fileName, result.error.message), target?.place),
+    )
     refuse(document, cache)
     return
   }
   document.targets.forEach((target, k) => (target.status = result.statuses[k]!))
   // What the document says, not what this run did: an edit replaced is said once.
-  const warnings = document.diagnostics.filter((message) => !isError(message) && message.ruleId !== 'tangle/overwrites-edit')
-  const targets = document.targets.map((t) => ({path: t.path, fileName: t.fileName, blockLines: t.blockLines, mode: t.mode ?? null, lineCount: t.lineCount}))
-  if (document.meta) cache?.record(document.path, document.blockCount, targets, warnings, document.meta, document.inputs)
+  const warnings = document.diagnostics.filter(
+    (message) => !isError(message) && message.ruleId !== 'tangle/overwrites-edit',
+  )
+  const targets = document.targets.map((t) => ({
+    path: t.path,
+    fileName: t.fileName,
+    blockLines: t.blockLines,
+    mode: t.mode ?? null,
+    lineCount: t.lineCount,
+  }))
+  if (document.meta)
+    cache?.record(document.path, document.blockCount, targets, warnings, document.meta, document.inputs)
 }
 
 function refuse(document: DocumentOutcome, cache: TangleCache | undefined): void {

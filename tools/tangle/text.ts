@@ -46,9 +46,15 @@ export function splice(line: SourceLine, start: number, deleteCount: number, ins
   if (insert.length > 0) runs.push({from: start, line: 0, column: 0})
   if (end < line.text.length || (line.text.length === 0 && start === 0)) {
     const covering = runAt(line.segments, end)
-    if (covering) runs.push({from: start + insert.length, line: covering.line, column: covering.line === 0 ? 0 : covering.column + (end - covering.from)})
+    if (covering)
+      runs.push({
+        from: start + insert.length,
+        line: covering.line,
+        column: covering.line === 0 ? 0 : covering.column + (end - covering.from),
+      })
   }
-  for (const segment of line.segments) if (segment.from > end) runs.push({...segment, from: segment.from + insert.length - deleteCount})
+  for (const segment of line.segments)
+    if (segment.from > end) runs.push({...segment, from: segment.from + insert.length - deleteCount})
   return {text, segments: normalize(runs, text.length)}
 }
 

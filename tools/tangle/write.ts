@@ -115,7 +115,16 @@ export class WriteRun {
 
   /** Stage the files of DOCUMENT that change (a failure is in `commit`'s answer). */
   stage(document: string, targets: readonly WriteTarget[]): void {
-    const run: RunDocument = {document, targets, statuses: [], entries: [], staged: undefined, error: undefined, left: [], createdDirectories: []}
+    const run: RunDocument = {
+      document,
+      targets,
+      statuses: [],
+      entries: [],
+      staged: undefined,
+      error: undefined,
+      left: [],
+      createdDirectories: [],
+    }
     this.documents.push(run)
     let current: WriteTarget | undefined
     try {
@@ -127,16 +136,32 @@ export class WriteRun {
     run.entries = targets
       .filter((_, k) => run.statuses[k] === 'written')
       .map((target) => {
-        const stem = path.join(path.dirname(target.path), `.${path.basename(target.path)}.${process.pid}.${temporaryCounter++}`)
+        const stem = path.join(
+          path.dirname(target.path),
+          `.${path.basename(target.path)}.${process.pid}.${temporaryCounter++}`,
+        )
         const backup = this.disk.entryOf(target.path) ? `${stem}.bak` : null
-        return {target: target.path, temporary: `${stem}.tmp`, backup, content: encoder.encode(target.content), mode: target.mode === undefined ? null : intendedMode(target), makeDirectory: target.makeDirectory}
+        return {
+          target: target.path,
+          temporary: `${stem}.tmp`,
+          backup,
+          content: encoder.encode(target.content),
+          mode: target.mode === undefined ? null : intendedMode(target),
+          makeDirectory: target.makeDirectory,
+        }
       })
     if (run.entries.length === 0) return
     try {
       // Recorded before the first file is made: a run killed from here on leaves nothing the next one does not know of.
-      this.journal.stage({document, entries: run.entries.map(({target, temporary, backup}) => ({target, temporary, backup}))})
+      this.journal.stage({
+        document,
+        entries: run.entries.map(({target, temporary, backup}) => ({target, temporary, backup})),
+      })
     } catch (error) {
-      run.error = new TargetWriteError(targets.find((target) => target.path === run.entries[0]!.target)!, error)
+      run.error = new TargetWriteError(
+        targets.find((target) => target.path === run.entries[0]!.target)!,
+        error,
+      )
       run.entries = []
       return
     }
@@ -180,7 +205,9 @@ export class WriteRun {
     }
     for (const run of this.documents) if (!run.error && !dropped.has(run.document)) this.changeModes(run)
     this.journal.close(this.documents.some((run) => run.left.length > 0))
-    return new Map(this.documents.map((run) => [run.document, run.error ? {error: run.error} : {statuses: run.statuses}]))
+    return new Map(
+      this.documents.map((run) => [run.document, run.error ? {error: run.error} : {statuses: run.statuses}]),
+    )
   }
 
   /** Stage ENTRIES on the staging thread, while this one plans the next documents. */
@@ -224,7 +251,8 @@ export class WriteRun {
       this.attempt(run, temporary, () => fs.rmSync(temporary, {force: true}))
       if (backup) this.attempt(run, backup, () => fs.rmSync(backup, {force: true}))
     }
-    for (const directory of run.createdDirectories.reverse()) this.attempt(run, directory, () => fs.rmSync(directory, {recursive: true, force: true}))
+    for (const directory of run.createdDirectories.reverse())
+      this.attempt(run, directory, () => fs.rmSync(directory, {recursive: true, force: true}))
   }
 
   private changeModes(run: RunDocument): void {
@@ -243,7 +271,8 @@ export class WriteRun {
     run.left.push(...left)
     const target = run.entries[at]?.target
     const plan = run.targets.find((candidate) => candidate.path === target) ?? run.targets[0]!
-    const cause = run.left.length === 0 ? error : new Error(`${(error as Error).message}; left behind: ${run.left.join(', ')}`)
+    const cause =
+      run.left.length === 0 ? error : new Error(`${(error as Error).message}; left behind: ${run.left.join(', ')}`)
     run.error = new TargetWriteError(plan, cause)
     this.settle(run)
   }

@@ -31,7 +31,11 @@ export interface WatchOptions {
 }
 
 /** Watch the `.org` files under ROOTS (files or folders); ON_CHANGES gets each settled batch, in path order. */
-export function watchOrgFiles(roots: string[], onChanges: (changes: OrgChange[]) => void, options: WatchOptions = {}): OrgWatcher {
+export function watchOrgFiles(
+  roots: string[],
+  onChanges: (changes: OrgChange[]) => void,
+  options: WatchOptions = {},
+): OrgWatcher {
   const settleMs = options.settleMs ?? 50
   let pending = new Map<string, {at: number}>()
   let timer: NodeJS.Timeout | undefined
