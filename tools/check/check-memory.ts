@@ -27,10 +27,10 @@
  * shape or of another key is ignored.
  */
 import fs from 'node:fs'
-import path from 'node:path'
 import {array, literal, number, object, optional, string} from '../shape.ts'
 import type {TsProblem} from './checker.ts'
 import {type FileRecord, fileRecordsShape, RACY_MS, recordOf, stampOf, unchanged} from './file-records.ts'
+import {writeStateFile} from '../tangle/cache.ts'
 
 /** Changes whenever what the file holds changes shape. */
 const FORMAT = 1
@@ -146,10 +146,7 @@ export class CheckMemory {
 
   private save(answer: Answer): boolean {
     try {
-      fs.mkdirSync(path.dirname(this.file), {recursive: true})
-      const temporary = `${this.file}.${process.pid}.tmp`
-      fs.writeFileSync(temporary, JSON.stringify(answer))
-      fs.renameSync(temporary, this.file)
+      writeStateFile(this.file, JSON.stringify(answer))
       return true
     } catch {
       // A memory that cannot be written only costs the next check its time.

@@ -19,8 +19,7 @@
  */
 import {createHash} from 'node:crypto'
 import fs from 'node:fs'
-import path from 'node:path'
-import {stateFile} from '../tangle/cache.ts'
+import {stateFile, writeStateFile} from '../tangle/cache.ts'
 import {number, object, record} from '../shape.ts'
 import type {Capability} from './capabilities.ts'
 
@@ -86,10 +85,7 @@ export class SandboxVerdicts {
     const since = Date.now() - KEEP_MS
     const clean = Object.fromEntries(Object.entries(this.clean).filter(([, used]) => used >= since))
     try {
-      fs.mkdirSync(path.dirname(this.file), {recursive: true})
-      const temporary = `${this.file}.${process.pid}.tmp`
-      fs.writeFileSync(temporary, JSON.stringify({format: FORMAT, clean}))
-      fs.renameSync(temporary, this.file)
+      writeStateFile(this.file, JSON.stringify({format: FORMAT, clean}))
       this.dirty = false
     } catch {
       // The next boot parses what this one could not remember.

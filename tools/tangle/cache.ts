@@ -214,10 +214,7 @@ export class TangleCache {
   save(): void {
     if (!this.dirty) return
     try {
-      fs.mkdirSync(path.dirname(this.file), {recursive: true})
-      const temporary = `${this.file}.${process.pid}.tmp`
-      fs.writeFileSync(temporary, JSON.stringify({key: this.key, documents: this.documents} satisfies CacheFile))
-      fs.renameSync(temporary, this.file)
+      writeStateFile(this.file, JSON.stringify({key: this.key, documents: this.documents} satisfies CacheFile))
     } catch {
       // A cache that cannot be written only costs time.
     }
@@ -254,4 +251,15 @@ export function stateFile(folder: string, name: string): string {
   }
   const home = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache')
   return path.join(home, 'passepartout', `${name}-${createHash('sha256').update(real).digest('hex').slice(0, 24)}.json`)
+}
+
+/**
+ * TEXT into the state file FILE (`stateFile`), whole or not at all: written beside it, then renamed over it, so
+ * that a run killed while it writes leaves the last file, never half of one. Throws what the file system threw.
+ */
+export function writeStateFile(file: string, text: string): void {
+  fs.mkdirSync(path.dirname(file), {recursive: true})
+  const temporary = `${file}.${process.pid}.tmp`
+  fs.writeFileSync(temporary, text)
+  fs.renameSync(temporary, file)
 }

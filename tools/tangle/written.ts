@@ -20,7 +20,7 @@ import {createHash} from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import {type Infer, number, object, record, string} from '../shape.ts'
-import {stateFile} from './cache.ts'
+import {stateFile, writeStateFile} from './cache.ts'
 
 const entryShape = object({hash: string, size: number, mtimeMs: number, ino: number})
 type Entry = Infer<typeof entryShape>
@@ -115,10 +115,7 @@ export class WrittenFiles {
   save(): void {
     if (!this.dirty) return
     try {
-      fs.mkdirSync(path.dirname(this.file), {recursive: true})
-      const temporary = `${this.file}.${process.pid}.tmp`
-      fs.writeFileSync(temporary, JSON.stringify({version: VERSION, documents: this.documents}))
-      fs.renameSync(temporary, this.file)
+      writeStateFile(this.file, JSON.stringify({version: VERSION, documents: this.documents}))
     } catch {
       // Without the record, the next run cannot tell orphans or edits: it says nothing, as Emacs.
     }
