@@ -14,7 +14,7 @@ import type {Position} from 'unist'
 import type {SrcBlock} from '../org/ast.ts'
 import {type Diagnostic, diagnostic, type Message} from '../diagnostics.ts'
 import {nowebMoved, unparsable} from '../messages/fmt.ts'
-import {readOrg} from '../org/parse.ts'
+import {columnOf, readOrg} from '../org/parse.ts'
 import {BlockInfos} from '../tangle/block-info.ts'
 import {removeIndentation} from '../tangle/body.ts'
 import {OrgDocument} from '../tangle/document.ts'
@@ -154,17 +154,7 @@ async function formatBlock(
 function removedColumns(original: readonly string[], body: SourceText): number {
   const first = body.findIndex((line) => line.text.trim() !== '')
   if (first === -1) return 0
-  return indentationColumns(original[first]!) - indentationColumns(body[first]!.text)
-}
-
-function indentationColumns(line: string): number {
-  let column = 0
-  for (const character of line) {
-    if (character === ' ') column++
-    else if (character === '\t') column = (Math.floor(column / 8) + 1) * 8
-    else break
-  }
-  return column
+  return columnOf(original[first]!) - columnOf(body[first]!.text)
 }
 
 const LINE_SEPARATORS = {lf: '\n', crlf: '\r\n', cr: '\r'} as const

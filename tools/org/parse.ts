@@ -587,8 +587,8 @@ class Scanner {
   }
 }
 
-/** Display column of the first character that is not a space or a tab (tabs to multiples of 8). */
-function columnOf(line: string): number {
+/** Display column of the first character that is not a space or a tab (tabs to multiples of 8, as in Emacs). */
+export function columnOf(line: string): number {
   let column = 0
   for (const c of line) {
     if (c === ' ') column++
