@@ -199,6 +199,19 @@ describe('fmt on an Org document', () => {
     ])
   })
 
+  it('keeps code nested deeper than the formatter reads as it is, with a warning and no stack trace', async () => {
+    const deep = `export const a = ${'['.repeat(50_000)}${']'.repeat(50_000)}\n`
+    const dir = project({'deep.ts': deep, 'doc.org': `${block('', deep.trimEnd())}\n`})
+    const file = await fmt(dir, 'deep.ts')
+    expect(file.text).toBe(deep)
+    expect(printed(file.report, dir)).toEqual([
+      'deep.ts:1:1: warning: the file does not parse (it nests deeper than the formatter reads): it is left as it is ' +
+        '[fmt/parse]',
+    ])
+    const document = await fmt(dir, 'doc.org')
+    expect(printed(document.report, dir)).toEqual([expect.stringMatching(/^doc\.org:\d+:\d+: warning: .*nests deeper/)])
+  })
+
   it('keeps the mode of the file it writes, and leaves no temporary file beside it', async () => {
     const dir = project({'tool.ts': 'export const a = 1;\n'})
     fs.chmodSync(path.join(dir, 'tool.ts'), 0o755)

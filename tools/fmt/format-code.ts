@@ -184,6 +184,9 @@ const WORD = /(?<![\p{ID_Continue}$])[\p{ID_Start}$_][\p{ID_Continue}$]*/gu
 
 /** Prettier's syntax error as a reason and a place in the unwrapped code; any other error is a bug, thrown on. */
 function syntaxError(error: unknown, attempt: Attempt): Failed {
+  // Prettier's parser and printer recurse: code nested thousands deep ends their stack, which is the code's doing.
+  if (error instanceof RangeError)
+    return {ok: false, reason: 'it nests deeper than the formatter reads', line: 1, column: 1}
   const loc = (error as {loc?: {start?: {line?: number; column?: number}}}).loc?.start
   if (!(error instanceof SyntaxError) || loc?.line === undefined) throw error
   // `',' expected. (2:14)` followed by Prettier's own code frame: the sentence alone.
