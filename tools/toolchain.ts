@@ -19,6 +19,7 @@ export {
   displayPath,
   formatDiagnostic,
   isError,
+  type Message,
   type RuleId,
 } from './diagnostics.ts'
 export type {DependencyEntry, DocumentMeta} from './org/document-meta.ts'
