@@ -84,11 +84,11 @@ async function benchGates(): Promise<void> {
     host.push(performance.now() - started)
     if (outcome.kind !== 'pass' || outcome.trace.length !== 50) throw new Error(`unexpected outcome: ${JSON.stringify(outcome).slice(0, 200)}`)
   }
-  // The channel alone: a question whose answer costs the host nothing (no skill has a prompt, so no trigger runs).
+  // The channel alone: a question whose answer costs the host nothing (no skill has a prompt, an augment or a redact).
   const channel: number[] = []
   for (let k = 0; k < PROPOSALS; k++) {
     const started = performance.now()
-    await engine.findTriggeredSkill(context)
+    await engine.prepareTurn(context, [], '')
     channel.push(performance.now() - started)
   }
   engine.close()

@@ -7,8 +7,7 @@
  *   first with a redact too (as the bouncer has): one `core.ask` after
  *   another, p50/p95 of each; and the skill host's part of one signal
  *   measured alone, as Reason asks it (the turn prepared in one round trip,
- *   then the gates) beside the questions one at a time (the triggers, the
- *   augments, the redaction, the gates: four round trips), taken in turns;
+ *   then the gates), and the bytes sent before the model is asked;
  * - `cognitiveVerify` on one proposal with 50 gates, through the host, next to
  *   `engine.verify` alone (the round trip without the core's own rules).
  *
@@ -74,34 +73,24 @@ async function benchLoop(): Promise<void> {
     if (result.steps[0]?.acted.kind !== 'ran') throw new Error(`unexpected result: ${JSON.stringify(result).slice(0, 300)}`)
   }
   const elapsed = performance.now() - started
-  // The host's part of one signal, as Reason asks it and as the questions one at a time, in turns.
+  // The host's part of one signal, as Reason asks it.
   const turn: number[] = []
-  const apart: number[] = []
   const signal = userInput('hello')
   const context = {signal}
   const proposal = {target: 'cli', action: 'message', args: {text: 'hi'}, explanation: 'a greeting'}
   const pieces = await core.reasoner.systemPieces(signal)
-  const system = pieces.join('')
   for (let k = 0; k < SIGNALS; k++) {
-    let begun = performance.now()
+    const begun = performance.now()
     await core.engine.prepareTurn(context, pieces, 'hello')
     await core.engine.verify(proposal, context)
     turn.push(performance.now() - begun)
-    begun = performance.now()
-    await core.engine.findTriggeredSkill(context)
-    await core.engine.augments(context)
-    await core.engine.redact([system, 'hello'])
-    await core.engine.verify(proposal, context)
-    apart.push(performance.now() - begun)
   }
   const bytes = (request: unknown) => Buffer.byteLength(JSON.stringify(request))
   const prepareBytes = bytes({type: 'prepare', id: 1, context, texts: pieces, fallback: 'hello'})
-  const apartBytes = bytes({type: 'trigger', id: 1, context}) + bytes({type: 'augment', id: 1, context}) + bytes({type: 'redact', id: 1, texts: [system, 'hello']})
   console.log(`the whole loop, offline backend, 10 skills with a gate and an augment, one with a redact (${SIGNALS} signals, one after another)`)
   console.log(`  ${((SIGNALS * 1000) / elapsed).toFixed(0)} signals/s; each p50 ${ms(percentile(times, 0.5))}  p95 ${ms(percentile(times, 0.95))}`)
   console.log(`  of which the skill host's part, as Reason asks it (prepared turn + gates, 2 round trips)  p50 ${ms(percentile(turn, 0.5))}  p95 ${ms(percentile(turn, 0.95))}`)
-  console.log(`  the same questions one at a time (trigger, augments, redact, gates: 4 round trips)     p50 ${ms(percentile(apart, 0.5))}  p95 ${ms(percentile(apart, 0.95))}`)
-  console.log(`  bytes sent before the model is asked: ${prepareBytes} in one request, ${apartBytes} in three\n`)
+  console.log(`  bytes sent before the model is asked: ${prepareBytes} in one request\n`)
   await core.close()
   fs.rmSync(root, {recursive: true, force: true})
 }
