@@ -9,7 +9,7 @@
  * is where the core looks for a mandatory skill. The check and the core's boot
  * both follow this rule, so that a `#+DEPENDS_ON: policy` resolves to the
  * document that loads (a twin is not a second meaning of the name); while the
- * core runs, the running document keeps its name (ledger.org).
+ * core runs, the running document keeps its name (skill-ledger.org).
  */
 import path from 'node:path'
 
