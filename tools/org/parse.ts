@@ -64,6 +64,12 @@ export interface ReadResult {
 }
 
 const DEFAULT_TODO_KEYWORDS = ['TODO', 'DONE']
+/**
+ * The characters an element other than a paragraph can start with, after its indentation: `#` (keywords,
+ * blocks, affiliated keywords), `\` (LaTeX environments), `:` (drawers, fixed-width lines), `[` (footnote
+ * definitions), `|` (tables), and the bullets and digits of list items.
+ */
+const ELEMENT_STARTS = new Set([...'#\\:[|-+*0123456789'].map((c) => c.charCodeAt(0)))
 const RAW_BLOCKS = new Set(['EXAMPLE', 'EXPORT', 'COMMENT', 'VERSE'])
 
 /**
@@ -330,6 +336,9 @@ class Scanner {
     const line = lines[i]!
     if (isBlank(line)) return i + 1
     if (isCommentLine(line)) return i + 1
+    // Most lines are text: a line whose first character starts no other element is a paragraph, which the tree does
+    // not hold (a named one starts with its `#+NAME:` line).
+    if (!ELEMENT_STARTS.has(line.charCodeAt(indentEnd(line)))) return i + 1
     const affiliated: AffiliatedKeyword[] = []
     let start = i
     for (let parsed; start < limit && (parsed = affiliatedLine(lines[start]!)); start++) {

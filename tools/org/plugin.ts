@@ -6,14 +6,14 @@
  */
 import type {Plugin} from 'unified'
 import type {VFile} from 'vfile'
-import {diagnostic} from '../diagnostics.ts'
 import type {OrgRoot} from './ast.ts'
-import {readOrg, type ReadOptions} from './parse.ts'
+import type {ReadOptions} from './parse.ts'
+import {readDocument} from './read-document.ts'
 
 export const orgParse: Plugin<[ReadOptions?], string, OrgRoot> = function (options = {}) {
   this.parser = (_document: string, file: VFile): OrgRoot => {
-    const {root, problems} = readOrg(file.value, options)
-    for (const {place, ...message} of problems) file.messages.push(diagnostic(file.path, message, place))
+    const {root, diagnostics} = readDocument(file.path, file.value, options)
+    file.messages.push(...diagnostics)
     return root
   }
 }

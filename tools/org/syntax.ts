@@ -174,6 +174,8 @@ const TAG_GROUP = /^:[\p{L}\p{M}\p{Nl}\p{Nd}_@#%:]+:$/u
  */
 function tagsAtEnd(text: string): {index: number; group: string} | null {
   const end = endOfContent(text)
+  // A group of tags ends with a colon; most headlines have none, and are not read back character by character.
+  if (text.charCodeAt(end - 1) !== 58) return null
   let start = end
   while (start > 0) {
     // A letter outside the BMP is two code units: test it whole, as the class does.

@@ -6,16 +6,14 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import {unified} from 'unified'
 import type {Position} from 'unist'
-import {VFile} from 'vfile'
 import {type Diagnostic, diagnostic, isError, type Message} from '../diagnostics.ts'
 import {type UnusablePath, unwritableTarget} from '../messages/io.ts'
 import {latin1, mixedLineEndings} from '../messages/org.ts'
 import * as tangleMessages from '../messages/tangle.ts'
 import type {OrgRoot, SrcBlock} from '../org/ast.ts'
 import {todoKeywordsOf} from '../org/parse.ts'
-import {orgParse} from '../org/plugin.ts'
+import {readDocument} from '../org/read-document.ts'
 import {collectKeywords, namesSetupFiles} from './setup-files.ts'
 import {assembleFile} from './assemble.ts'
 import {BabelIndex} from './babel-scan.ts'
@@ -66,21 +64,16 @@ export interface PlanOptions {
   disk?: DiskView
 }
 
-const reader = unified().use(orgParse).freeze()
-
 export function planDocument(orgPath: string, input: Uint8Array | string, options: PlanOptions): DocumentPlan {
   const file = path.resolve(orgPath)
-  let vfile = new VFile({path: file, value: input})
-  let root = reader.parse(vfile) as OrgRoot
-  const setup = namesSetupFiles(root) ? collectKeywords(file, root) : undefined
+  let read = readDocument(file, input)
+  const setup = namesSetupFiles(read.root) ? collectKeywords(file, read.root) : undefined
   if (setup?.keywords.some((keyword) => keyword.key.endsWith('TODO'))) {
     // A setup file's #+TODO: lines change which words of a headline are its TODO keyword: read again with them.
-    vfile = new VFile({path: file, value: input})
-    root = unified()
-      .use(orgParse, {todoKeywords: todoKeywordsOf(setup.keywords)})
-      .parse(vfile) as OrgRoot
+    read = readDocument(file, input, {todoKeywords: todoKeywordsOf(setup.keywords)})
   }
-  const diagnostics: Diagnostic[] = [...vfile.messages, ...(setup?.diagnostics ?? [])]
+  const root = read.root
+  const diagnostics: Diagnostic[] = [...read.diagnostics, ...(setup?.diagnostics ?? [])]
   const seen = new Set<string>()
   const report = (message: Message, place: Position | undefined) => {
     const key = `${message.ruleId}:${place?.start.line}:${place?.start.column}:${message.reason}`

@@ -177,6 +177,7 @@ export class WriteRun {
    * files are removed), each document all or nothing. Answers for each staged document, by its path.
    */
   async commit(dropped: ReadonlySet<string> = new Set()): Promise<Map<string, DocumentWriteResult>> {
+    this.stager?.answer()
     for (const run of this.documents) {
       if (run.staged === undefined) continue
       const result = await run.staged
