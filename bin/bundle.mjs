@@ -10,6 +10,9 @@ import {fileURLToPath} from 'node:url'
 
 export const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)))
 
+/** This file, relative to ROOT: an input of every bundle. */
+const BUNDLER = path.relative(root, fileURLToPath(import.meta.url))
+
 /** The file to run for ENTRY, built when any of its inputs changed (the skill host's, which the core forks). */
 export async function bundled(entry, options = {}) {
   return (await ensureBundle(path.resolve(root, entry), options)).main
@@ -46,18 +49,50 @@ export async function ensureBundle(entry, {selfContained = false} = {}) {
     preserveSymlinks: process.execArgv.includes('--preserve-symlinks'),
     // The toolchain's public module, as the core imports it, is this repository's TypeScript: bundled, not a package.
     alias: {'passepartout/toolchain': './tools/toolchain.ts'},
+    ...(selfContained ? {} : REQUIRED_PACKAGES),
     // A self-contained bundle is mostly packages: its map goes beside it (Node parses an inline map at load: 100 ms).
     sourcemap: selfContained ? 'linked' : 'inline',
     metafile: true,
     logLevel: 'error',
     absWorkingDir: root,
   })
-  // A package's files count too when they are bundled: an upgrade rebuilds.
-  const inputs = Object.fromEntries(Object.keys(result.metafile.inputs).map((input) => [input, fs.statSync(path.join(root, input)).mtimeMs]))
+  // A package's files count too when they are bundled: an upgrade rebuilds. So does this file: how it bundles.
+  const read = Object.keys(result.metafile.inputs).filter((input) => !input.startsWith(`${REQUIRED_NAMESPACE}:`))
+  const files = [...read, BUNDLER]
+  const inputs = Object.fromEntries(files.map((input) => [input, fs.statSync(path.join(root, input)).mtimeMs]))
   fs.writeFileSync(`${manifestPath}.${process.pid}.tmp`, JSON.stringify({esbuild: esbuild.version, build, inputs}))
   fs.renameSync(`${manifestPath}.${process.pid}.tmp`, manifestPath)
   removeOldBuilds(path.join(cache, name), build)
   return {build, main: path.join(outdir, 'main.mjs')}
+}
+
+/**
+ * The packages a bundle loads with `require`, though its code imports them: CommonJS packages so large that
+ * Node's import, which first reads a CommonJS module through for the names it exports, costs more than the
+ * module's own loading. ts-morph carries the TypeScript compiler (9 MB): imported, it cost each process that
+ * loads it (a core that checks, the sandbox rules) 0.3 s of CPU more. Each is a module of the bundle that
+ * requires it, with a `require` for the bundle's location in every chunk.
+ */
+const REQUIRED = ['ts-morph']
+/** Where those modules are, for esbuild: they are not files (nor inputs). */
+const REQUIRED_NAMESPACE = 'required'
+const REQUIRED_PACKAGES = {
+  banner: {js: "import {createRequire as createRequireOfBundle} from 'node:module'\nconst require = createRequireOfBundle(import.meta.url)"},
+  plugins: [
+    {
+      name: 'required-packages',
+      setup(build) {
+        const filter = new RegExp(`^(${REQUIRED.join('|')})$`)
+        build.onResolve({filter}, ({path, namespace}) =>
+          namespace === REQUIRED_NAMESPACE ? {path, external: true} : {path, namespace: REQUIRED_NAMESPACE},
+        )
+        build.onLoad({filter: /.*/, namespace: REQUIRED_NAMESPACE}, ({path}) => ({
+          contents: `module.exports = require(${JSON.stringify(path)})`,
+          loader: 'js',
+        }))
+      },
+    },
+  ],
 }
 
 function removeOldBuilds(folder, current) {
@@ -75,7 +110,8 @@ function readFreshManifest(manifestPath) {
   } catch {
     return undefined
   }
-  if (typeof manifest.build !== 'string') return undefined
+  // One written before this file counted among the inputs does not say how its bundle was made.
+  if (typeof manifest.build !== 'string' || !Object.hasOwn(manifest.inputs ?? {}, BUNDLER)) return undefined
   for (const [input, mtime] of Object.entries(manifest.inputs)) {
     try {
       if (fs.statSync(path.join(root, input)).mtimeMs !== mtime) return undefined
