@@ -4,7 +4,7 @@ import {defineConfig} from 'vitest/config'
 export default defineConfig({
   resolve: {
     // What skill documents' tests import; the type-check resolves the same names through package.json's exports.
-    alias: {'passepartout/testing': path.resolve(import.meta.dirname, 'generated/core/testing.ts')},
+    alias: {'passepartout/testing': path.resolve(import.meta.dirname, 'generated/core/testing-runtime.ts')},
   },
   test: {
     // The toolchain's tests, and the core's and the skills' tangled from org/ (make test tangles first).
