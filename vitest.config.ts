@@ -2,10 +2,10 @@ import path from 'node:path'
 import {defineConfig} from 'vitest/config'
 
 /**
- * Files of tests that only compute (parse, tangle, format, judge): no process.env or signal of their own, no
- * command line or core started, no timing measured against the process's own CPU. They share their workers and
- * the modules loaded in them: a process of its own cost each about half a second of CPU before its first test
- * (measured side by side on 16 of them: 20 s of CPU one process each, 11 s sharing).
+ * Files of tests that change nothing of their process (no process.env, signal or working folder of their own, no
+ * core or skill host in it; a command line they run is a process of its own) and time nothing against it: they
+ * share their workers and the modules loaded in them. A process of its own cost each about half a second of CPU
+ * before its first test (measured side by side on 36 of them: 53 s of CPU one process each, 28 s sharing).
  */
 const COMPUTING = [
   'test/org/read.test.ts',
@@ -21,8 +21,13 @@ const COMPUTING = [
   'test/cases.test.ts',
   'test/session/toolchain-boundary.test.ts',
   'test/session/skill-twins.test.ts',
+  ...['guards', 'setup-files', 'written'].map((name) => `test/tangle/${name}.test.ts`),
+  'test/graph/deps-command.test.ts',
+  'test/fmt/command.test.ts',
+  'test/check/sandbox.test.ts',
+  'test/watch/org-watcher.test.ts',
   ...['act', 'actions', 'approvals', 'backends', 'catalog', 'client', 'errors', 'host-protocol', 'log', 'protocol']
-    .concat(['registry', 'signals', 'skill', 'skill-ledger', 'untrusted'])
+    .concat(['loader', 'registry', 'signals', 'skill', 'tools', 'untrusted'])
     .map((name) => `generated/core/${name}.test.ts`),
   'generated/core/messages/*.test.ts',
   ...['bouncer', 'policy', 'shell-guard'].map((name) => `generated/skills/${name}.test.ts`),
@@ -45,7 +50,7 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     // The toolchain's tests, and the core's and the skills' tangled from org/ (make test tangles first). Each file in
-    // a process of its own, as they set process.env and signals; those that only compute share theirs.
+    // a process of its own, as most set process.env and signals, or boot a core; the others share theirs.
     projects: [
       {
         extends: true,
