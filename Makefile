@@ -3,6 +3,8 @@
 SHELL := bash
 DEPS := node_modules/.package-lock.json
 CLI := bin/passepartout
+# The installed commands, run as they are: npx would spend a second of CPU finding them first.
+BIN := node_modules/.bin
 
 .PHONY: setup tangle check check-types check-format test watch run bench clean
 
@@ -26,7 +28,7 @@ check: $(DEPS)
 
 check-types:
 	$(CLI) check --prune
-	npx tsc -p tsconfig.json --noEmit
+	$(BIN)/tsc -p tsconfig.json --noEmit
 
 check-format:
 	$(CLI) fmt --check
@@ -35,7 +37,7 @@ check-format:
 # took (vitest's summary gives the tests' own duration).
 test: STARTED := $(shell date +%s)
 test: check
-	@npx vitest run; status=$$?; echo "make test: $$(($$(date +%s) - $(STARTED))) s (tangle, check and tests)"; exit $$status
+	@$(BIN)/vitest run; status=$$?; echo "make test: $$(($$(date +%s) - $(STARTED))) s (tangle, check and tests)"; exit $$status
 
 watch: $(DEPS)
 	$(CLI) watch
