@@ -7,10 +7,10 @@
  *   children's: the skill host's), beside `node -e 0`'s in the same run, rounds interleaved, medians of each and
  *   the ratio of the medians;
  * - the resident memory (VmRSS) of each process of `passepartout run`'s tree once it has booted and says how to
- *   talk to it, and once the spare skill host had its chance to start, with their sum; beside it, each process's
- *   proportional share (Pss: a page that N processes share counts 1/N in each, as Node's own code does in every
- *   process of the tree), whose sum is what the tree takes of the machine's memory;
- * - the same of a core on a copy of this repository (its documents, its toolchain, its packages), watching.
+ *   talk to it, and once the spare skill host had its chance to start, with their sum; beside it, what is each
+ *   process's own (its private pages: a sum of resident figures counts the pages processes share, Node's own code
+ *   above all, once a process; Pss, which shares them out, would depend on every other Node process of the machine);
+ * - the same of a watching core on a copy of this installation, run by its own command: a core on this repository.
  *
  * Figures only; asserts nothing (the machine is shared).
  */
@@ -58,15 +58,17 @@ export async function main(): Promise<number> {
   await runTree(root, env, ['run', '--no-watch'], 'with the shipped skills', 200)
   await runTree(root, env, ['run'], 'with the shipped skills', 200)
   const copy = repositoryCopy()
-  await runTree(copy, env, ['run'], 'on a copy of this repository', 300)
+  // The copy's own command: its core's documents are then the core's own, as on this repository.
+  const copied = path.join(copy, 'bin', 'passepartout')
+  await runTree(copy, env, ['run'], 'on a copy of this repository', 300, copied)
   fs.rmSync(copy, {recursive: true, force: true})
   return 0
 }
 
-/** A copy of this repository as a project: its documents and toolchain, its packages linked (its caches its own). */
+/** A copy of this installation, run on itself: its documents, toolchain and command, its packages linked (its caches its own). */
 function repositoryCopy(): string {
   const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'pp-boot-bench-repository-'))
-  for (const entry of ['org', 'tools', 'package.json', 'tsconfig.json']) {
+  for (const entry of ['org', 'bin', 'tools', 'package.json', 'tsconfig.json']) {
     fs.cpSync(path.join(repo, entry), path.join(copy, entry), {recursive: true})
   }
   fs.mkdirSync(path.join(copy, 'node_modules'))
@@ -87,9 +89,9 @@ function measure(times: {wall: number[]; cpu: number[]}, work: () => unknown): v
 }
 
 /**
- * `passepartout ARGS` (a `run`) in ROOT, the project WHAT says: each process of its tree, its resident memory and its
- * proportional share, once booted and its spare host started and grown to its size (or not started within SPARE_MS),
- * then stopped; the tree's goal is GOAL MB resident.
+ * `passepartout ARGS` (a `run`) in ROOT, the project WHAT says: each process of its tree, its resident memory and what
+ * of it is its own, once booted and its spare host started and grown to its size (or not started within SPARE_MS),
+ * then stopped; the tree's goal is GOAL MB resident. COMMAND is the `passepartout` that runs.
  */
 async function runTree(
   root: string,
@@ -97,8 +99,9 @@ async function runTree(
   args: string[],
   what: string,
   goal: number,
+  command = cli,
 ): Promise<void> {
-  const run = spawn(cli, args, {cwd: root, env, stdio: ['ignore', 'pipe', 'pipe']})
+  const run = spawn(command, args, {cwd: root, env, stdio: ['ignore', 'pipe', 'pipe']})
   let out = ''
   run.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()))
   run.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()))
@@ -124,11 +127,11 @@ async function runTree(
     )
     for (const process of processes)
       console.log(
-        `  ${roleOf(process.command).padEnd(22)} ${mb(process.rssKb)} MB   Pss ${mb(process.pssKb)} MB   (pid ${process.pid})`,
+        `  ${roleOf(process.command).padEnd(22)} ${mb(process.rssKb)} MB   own ${mb(process.ownKb)} MB   (pid ${process.pid})`,
       )
-    const total = (key: 'rssKb' | 'pssKb') => processes.reduce((sum, process) => sum + process[key], 0)
+    const total = (key: 'rssKb' | 'ownKb') => processes.reduce((sum, process) => sum + process[key], 0)
     console.log(
-      `  ${'the whole tree'.padEnd(22)} ${mb(total('rssKb'))} MB   Pss ${mb(total('pssKb'))} MB   (goal: under ${goal} MB)`,
+      `  ${'the whole tree'.padEnd(22)} ${mb(total('rssKb'))} MB   own ${mb(total('ownKb'))} MB   (goal: under ${goal} MB resident)`,
     )
   } finally {
     run.kill('SIGTERM')
@@ -140,8 +143,8 @@ interface TreeProcess {
   pid: number
   command: string
   rssKb: number
-  /** Its proportional share of what is resident: a page shared by N processes counts 1/N. */
-  pssKb: number
+  /** What of it is its own: its private pages, clean and dirty. */
+  ownKb: number
 }
 
 /** PID and its descendants, each with its command line and memory (/proc: Linux only). */
@@ -154,10 +157,12 @@ function tree(pid: number): TreeProcess[] {
     }
   }
   const rssKb = Number(/^VmRSS:\s+(\d+)/m.exec(read(`/proc/${pid}/status`))?.[1] ?? 0)
-  const pssKb = Number(/^Pss:\s+(\d+)/m.exec(read(`/proc/${pid}/smaps_rollup`))?.[1] ?? 0)
+  const rollup = read(`/proc/${pid}/smaps_rollup`)
+  const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(rollup)?.[1] ?? 0)
+  const ownKb = field('Private_Clean') + field('Private_Dirty')
   const command = read(`/proc/${pid}/cmdline`).split('\0').join(' ')
   const tasks = read(`/proc/${pid}/task/${pid}/children`).split(' ').filter(Boolean).map(Number)
-  return [{pid, command, rssKb, pssKb}, ...tasks.flatMap((child) => tree(child))]
+  return [{pid, command, rssKb, ownKb}, ...tasks.flatMap((child) => tree(child))]
 }
 
 /** What a process of the tree is, by its command line. */

@@ -5,7 +5,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import {fileURLToPath, pathToFileURL} from 'node:url'
-import {ensureBundle, root} from './bundle.mjs'
+import {ensureBundle, root, stopEsbuild} from './bundle.mjs'
 
 /**
  * A stop asked before a service's code has taken the signals: nothing was started, nothing needs saving. Once
@@ -43,6 +43,8 @@ export async function launch(entry, args) {
   process.env.PASSEPARTOUT_HOME = root
   try {
     const {build, main} = await ensureBundle(path.resolve(root, entry))
+    // Nothing else builds yet: a build's esbuild service would stay as long as this process (stopEsbuild says why).
+    await stopEsbuild()
     // Caches of results are valid for one build of the tools only.
     process.env.PASSEPARTOUT_BUILD = build
     const module = await import(pathToFileURL(main).href)

@@ -22,7 +22,19 @@ const repo = path.resolve(import.meta.dirname, '../..')
 /** A project with node_modules/ (for the maps), a tsconfig that sees Node's types, and FILES. */
 function project(files: Record<string, string>): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-check-'))
-  const tsconfig = {compilerOptions: {target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', allowImportingTsExtensions: true, noEmit: true, strict: true, skipLibCheck: true, types: ['node'], typeRoots: [path.join(repo, 'node_modules/@types')]}}
+  const tsconfig = {
+    compilerOptions: {
+      target: 'ES2022',
+      module: 'ESNext',
+      moduleResolution: 'Bundler',
+      allowImportingTsExtensions: true,
+      noEmit: true,
+      strict: true,
+      skipLibCheck: true,
+      types: ['node'],
+      typeRoots: [path.join(repo, 'node_modules/@types')],
+    },
+  }
   const all = {'package.json': '{}', 'node_modules/.keep': '', 'tsconfig.json': JSON.stringify(tsconfig), ...files}
   for (const [file, text] of Object.entries(all)) {
     fs.mkdirSync(path.dirname(path.join(dir, file)), {recursive: true})
@@ -52,7 +64,13 @@ describe.each([
 
   it('maps an error in a plain block to its Org line and column', async () => {
     const dir = project({
-      'org/a.org': org('#+TITLE: A', '* Code', '#+begin_src typescript :tangle ../generated/a.ts :mkdirp yes', 'export const n: number = "one"', '#+end_src'),
+      'org/a.org': org(
+        '#+TITLE: A',
+        '* Code',
+        '#+begin_src typescript :tangle ../generated/a.ts :mkdirp yes',
+        'export const n: number = "one"',
+        '#+end_src',
+      ),
     })
     const {messages, report} = await check(dir)
     expect(messages).toEqual(["org/a.org:4:14: error TS2322: Type 'string' is not assignable to type 'number'. [ts]"])
@@ -77,7 +95,9 @@ describe.each([
         '#+end_src',
       ),
     })
-    expect((await check(dir)).messages).toEqual(["org/a.org:5:7: error TS2322: Type 'number' is not assignable to type 'string'. [ts]"])
+    expect((await check(dir)).messages).toEqual([
+      "org/a.org:5:7: error TS2322: Type 'number' is not assignable to type 'string'. [ts]",
+    ])
   })
 
   it('maps errors through the comments of a :comments link target, and glue lines to the nearest block line', async () => {
@@ -93,7 +113,9 @@ describe.each([
         '#+end_src',
       ),
     })
-    expect((await check(dir)).messages).toEqual(["org/a.org:7:14: error TS2322: Type 'number' is not assignable to type 'boolean'. [ts]"])
+    expect((await check(dir)).messages).toEqual([
+      "org/a.org:7:14: error TS2322: Type 'number' is not assignable to type 'boolean'. [ts]",
+    ])
   })
 
   it('counts columns in UTF-16 code units and keeps the details of a chained message', async () => {
@@ -114,12 +136,19 @@ describe.each([
   it('reports a problem in a hand-written file at that file', async () => {
     const dir = project({
       'tools/helper.ts': 'export const helper: number = "nope"\n',
-      'org/a.org': org('#+begin_src typescript :tangle a.ts', "import {helper} from '../tools/helper.ts'", 'export const twice = helper * 2', '#+end_src'),
+      'org/a.org': org(
+        '#+begin_src typescript :tangle a.ts',
+        "import {helper} from '../tools/helper.ts'",
+        'export const twice = helper * 2',
+        '#+end_src',
+      ),
     })
-    expect((await check(dir)).messages).toEqual(["tools/helper.ts:1:14: error TS2322: Type 'string' is not assignable to type 'number'. [ts]"])
+    expect((await check(dir)).messages).toEqual([
+      "tools/helper.ts:1:14: error TS2322: Type 'string' is not assignable to type 'number'. [ts]",
+    ])
   })
 
-  it('reports the tangler\'s own errors and checks the rest', async () => {
+  it("reports the tangler's own errors and checks the rest", async () => {
     const dir = project({
       'org/bad.org': org('#+begin_src typescript :tangle missing/x.ts', 'x', '#+end_src'),
       'org/good.org': org('#+begin_src typescript :tangle good.ts', 'export const good = 1', '#+end_src'),
@@ -136,25 +165,45 @@ async function checkWith(dir: string, warmOnly: boolean) {
 
 describe('the native compiler', () => {
   it('reads problems and their chained details from tsc --pretty false', () => {
-    const output = "gen/a.ts(4,7): error TS2322: Type 'A' is not assignable to type 'B'.\n  Details here.\nerror TS5083: Cannot read file 'x'.\n"
+    const output =
+      "gen/a.ts(4,7): error TS2322: Type 'A' is not assignable to type 'B'.\n  Details here.\nerror TS5083: Cannot read file 'x'.\n"
     expect(parseOutput(output, '/p')).toEqual([
-      {file: '/p/gen/a.ts', line: 4, column: 7, code: 'TS2322', message: "Type 'A' is not assignable to type 'B'.\n  Details here.", severity: 'error'},
+      {
+        file: '/p/gen/a.ts',
+        line: 4,
+        column: 7,
+        code: 'TS2322',
+        message: "Type 'A' is not assignable to type 'B'.\n  Details here.",
+        severity: 'error',
+      },
       {file: undefined, line: 0, column: 0, code: 'TS5083', message: "Cannot read file 'x'.", severity: 'error'},
     ])
   })
 
   it('maps an error to its Org line when node_modules is a link to a folder elsewhere', async () => {
-    const dir = project({'org/a.org': org('#+begin_src typescript :tangle ../generated/a.ts :mkdirp yes', 'export const n: number = "one"', '#+end_src')})
+    const dir = project({
+      'org/a.org': org(
+        '#+begin_src typescript :tangle ../generated/a.ts :mkdirp yes',
+        'export const n: number = "one"',
+        '#+end_src',
+      ),
+    })
     const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-modules-'))
     fs.rmSync(path.join(dir, 'node_modules'), {recursive: true})
     fs.symlinkSync(elsewhere, path.join(dir, 'node_modules'))
-    const result = spawnSync(path.join(repo, 'bin/passepartout'), ['check', '--no-frames'], {cwd: dir, encoding: 'utf8'})
+    const result = spawnSync(path.join(repo, 'bin/passepartout'), ['check', '--no-frames'], {
+      cwd: dir,
+      encoding: 'utf8',
+    })
     expect(result.stderr).toBe("org/a.org:2:14: error TS2322: Type 'string' is not assignable to type 'number'. [ts]\n")
     expect(result.status).toBe(1)
   })
 
   it('fails with what the compiler said when it cannot run', async () => {
-    const dir = project({'a.ts': 'export const a = 1\n', 'broken-tsc.mjs': 'console.error("no compiler here")\nprocess.exit(3)\n'})
+    const dir = project({
+      'a.ts': 'export const a = 1\n',
+      'broken-tsc.mjs': 'console.error("no compiler here")\nprocess.exit(3)\n',
+    })
     const compiler = {command: process.execPath, args: [path.join(dir, 'broken-tsc.mjs')], version: '7'}
     const broken = new NativeChecker(compiler, undefined, path.join(dir, 'work'))
     await expect(broken.checkProgram([path.join(dir, 'a.ts')])).rejects.toThrow(/status 3: no compiler here/)
@@ -180,7 +229,12 @@ describe('source maps', () => {
     expect(fs.readFileSync(generated, 'utf8')).not.toContain('sourceMappingURL')
     // What a loader does: transpile with the Org map as the input map, then run with source maps on.
     const input = `${fs.readFileSync(generated, 'utf8')}//# sourceMappingURL=data:application/json;base64,${Buffer.from(map).toString('base64')}\n`
-    const output = esbuild.transformSync(input, {loader: 'ts', format: 'esm', sourcemap: 'inline', sourcefile: generated})
+    const output = esbuild.transformSync(input, {
+      loader: 'ts',
+      format: 'esm',
+      sourcemap: 'inline',
+      sourcefile: generated,
+    })
     fs.writeFileSync(path.join(dir, 'thrower.mjs'), output.code)
     fs.writeFileSync(path.join(dir, 'run.mjs'), "import {boom} from './thrower.mjs'\nboom(1)\n")
     const run = spawnSync(process.execPath, ['--enable-source-maps', path.join(dir, 'run.mjs')], {encoding: 'utf8'})
@@ -190,27 +244,59 @@ describe('source maps', () => {
 
   it('are written for the code the skill loader runs only', async () => {
     const dir = project({
-      'org/plain.org': org('#+begin_src typescript :tangle ../generated/plain.ts :mkdirp yes', 'export const x = 1', '#+end_src'),
-      'org/skills/s.org': org('#+begin_src typescript :tangle ../../generated/skills/s.ts :mkdirp yes', 'export const x = 1', '#+end_src', '#+begin_src typescript :tangle ../../generated/skills/s.test.ts', 'export const y = 1', '#+end_src'),
+      'org/plain.org': org(
+        '#+begin_src typescript :tangle ../generated/plain.ts :mkdirp yes',
+        'export const x = 1',
+        '#+end_src',
+      ),
+      'org/skills/s.org': org(
+        '#+begin_src typescript :tangle ../../generated/skills/s.ts :mkdirp yes',
+        'export const x = 1',
+        '#+end_src',
+        '#+begin_src typescript :tangle ../../generated/skills/s.test.ts',
+        'export const y = 1',
+        '#+end_src',
+      ),
     })
     await check(dir)
     const maps = path.join(dir, 'node_modules/.cache/passepartout/maps')
-    expect(fs.readdirSync(maps, {recursive: true}).map(String).filter((name) => name.endsWith('.map'))).toEqual([path.join('generated', 'skills', 's.ts.map')])
+    expect(
+      fs
+        .readdirSync(maps, {recursive: true})
+        .map(String)
+        .filter((name) => name.endsWith('.map')),
+    ).toEqual([path.join('generated', 'skills', 's.ts.map')])
   })
 })
 
 describe('sandbox rules for skills', () => {
   const skill = (capabilities: string) =>
-    org('#+TITLE: Runner', capabilities, '* Code', '#+begin_src typescript :tangle runner.ts', "import {execSync} from 'node:child_process'", "export const run = () => execSync('ls')", '#+end_src')
+    org(
+      '#+TITLE: Runner',
+      capabilities,
+      '* Code',
+      '#+begin_src typescript :tangle runner.ts',
+      "import {execSync} from 'node:child_process'",
+      "export const run = () => execSync('ls')",
+      '#+end_src',
+    )
 
   it('refuses a skill that uses child_process without the shell capability, at the Org line', async () => {
     const dir = project({'org/skills/runner.org': skill('')})
-    expect((await check(dir)).messages).toEqual([expect.stringMatching(/^org\/skills\/runner\.org:5:\d+: error: skill 'runner' uses child_process without the 'shell' capability \[sandbox\/restricted-import\]$/)])
+    expect((await check(dir)).messages).toEqual([
+      expect.stringMatching(
+        /^org\/skills\/runner\.org:5:\d+: error: skill 'runner' uses child_process without the 'shell' capability \[sandbox\/restricted-import\]$/,
+      ),
+    ])
   })
 
   it('lets it run with #+CAPABILITIES: shell, and warns about names that grant nothing', async () => {
     const dir = project({'org/skills/runner.org': skill('#+CAPABILITIES: shell teleport')})
-    expect((await check(dir)).messages).toEqual([expect.stringMatching(/^org\/skills\/runner\.org:2:1: warning: 'teleport' is not a capability.*\[sandbox\/unknown-capability\]$/)])
+    expect((await check(dir)).messages).toEqual([
+      expect.stringMatching(
+        /^org\/skills\/runner\.org:2:1: warning: 'teleport' is not a capability.*\[sandbox\/unknown-capability\]$/,
+      ),
+    ])
   })
 
   it('does not hold core documents to the rules', async () => {
@@ -223,18 +309,29 @@ describe('a warm re-check', () => {
   it('checks the changed document and the files that import it', async () => {
     const dir = project({
       'org/base.org': org('#+begin_src typescript :tangle base.ts', 'export const base: number = 1', '#+end_src'),
-      'org/user.org': org('#+begin_src typescript :tangle user.ts', "import {base} from './base.ts'", 'export const doubled: number = base * 2', '#+end_src'),
+      'org/user.org': org(
+        '#+begin_src typescript :tangle user.ts',
+        "import {base} from './base.ts'",
+        'export const doubled: number = base * 2',
+        '#+end_src',
+      ),
       'org/other.org': org('#+begin_src typescript :tangle other.ts', 'export const other = 1', '#+end_src'),
     })
     const {session, messages} = await check(dir)
     expect(messages).toEqual([])
-    fs.writeFileSync(path.join(dir, 'org/base.org'), org('#+begin_src typescript :tangle base.ts', "export const base: string = 'one'", '#+end_src'))
+    fs.writeFileSync(
+      path.join(dir, 'org/base.org'),
+      org('#+begin_src typescript :tangle base.ts', "export const base: string = 'one'", '#+end_src'),
+    )
     const after = await session.recheck([path.join(dir, 'org/base.org')])
     expect(after.checkedFiles).toBe(2)
     expect(after.diagnostics.map((message) => formatDiagnostic(message, dir))).toEqual([
       "org/user.org:3:32: error TS2362: The left-hand side of an arithmetic operation must be of type 'any', 'number', 'bigint' or an enum type. [ts]",
     ])
-    fs.writeFileSync(path.join(dir, 'org/base.org'), org('#+begin_src typescript :tangle base.ts', 'export const base: number = 2', '#+end_src'))
+    fs.writeFileSync(
+      path.join(dir, 'org/base.org'),
+      org('#+begin_src typescript :tangle base.ts', 'export const base: number = 2', '#+end_src'),
+    )
     expect((await session.recheck([path.join(dir, 'org/base.org')])).diagnostics).toEqual([])
   })
 
@@ -244,11 +341,27 @@ describe('a warm re-check', () => {
     })
     const {session} = await check(dir)
     await session.warmUp()
-    fs.writeFileSync(path.join(dir, 'org/extra.org'), org('#+begin_src typescript :tangle extra.ts', "export const extra = 'text'", '#+end_src'))
-    fs.writeFileSync(path.join(dir, 'org/user.org'), org('#+begin_src typescript :tangle user.ts', "import {extra} from './extra.ts'", 'export const total: number = extra', '#+end_src'))
+    fs.writeFileSync(
+      path.join(dir, 'org/extra.org'),
+      org('#+begin_src typescript :tangle extra.ts', "export const extra = 'text'", '#+end_src'),
+    )
+    fs.writeFileSync(
+      path.join(dir, 'org/user.org'),
+      org(
+        '#+begin_src typescript :tangle user.ts',
+        "import {extra} from './extra.ts'",
+        'export const total: number = extra',
+        '#+end_src',
+      ),
+    )
     const after = await session.recheck([path.join(dir, 'org/extra.org'), path.join(dir, 'org/user.org')])
-    expect(after.diagnostics.map((message) => formatDiagnostic(message, dir))).toEqual(["org/user.org:3:14: error TS2322: Type 'string' is not assignable to type 'number'. [ts]"])
-    fs.writeFileSync(path.join(dir, 'org/extra.org'), org('#+begin_src typescript :tangle extra2.ts', 'export const extra = 2', '#+end_src'))
+    expect(after.diagnostics.map((message) => formatDiagnostic(message, dir))).toEqual([
+      "org/user.org:3:14: error TS2322: Type 'string' is not assignable to type 'number'. [ts]",
+    ])
+    fs.writeFileSync(
+      path.join(dir, 'org/extra.org'),
+      org('#+begin_src typescript :tangle extra2.ts', 'export const extra = 2', '#+end_src'),
+    )
     fs.rmSync(path.join(dir, 'org/extra.ts'))
     const gone = await session.recheck([path.join(dir, 'org/extra.org')])
     expect(gone.diagnostics.map((message) => formatDiagnostic(message, dir))).toEqual([
@@ -289,6 +402,27 @@ describe('a warm re-check', () => {
     await session.warmUp()
     fs.writeFileSync(path.join(dir, 'org/later.org'), writing('later.ts', "export const later = 'text'"))
     expect(printed(await session.recheck([path.join(dir, 'org/later.org')]), dir)).toEqual([typeError])
+  })
+
+  it('takes the files of deferred documents only once one of them is re-checked, and checks it then', async () => {
+    // org/core/user.org is a deferred document importing a file of one that is not.
+    const dir = project({
+      'org/base.org': writing('base.ts', 'export const base = 1'),
+      'org/core/user.org': writing('../user.ts', "import {base} from './base.ts'", 'export const total: number = base'),
+    })
+    const {session} = await check(dir, new ProjectSession({project: dir, deferred: path.join(dir, 'org/core')}))
+    await session.warmUp()
+    fs.writeFileSync(path.join(dir, 'org/base.org'), writing('base.ts', "export const base = 'one'"))
+    // Its importer is not in the warm program: the re-check does not reach it.
+    expect(printed(await session.recheck([path.join(dir, 'org/base.org')]), dir)).toEqual([])
+    const user = path.join(dir, 'org/core/user.org')
+    const error = "org/core/user.org:3:14: error TS2322: Type 'string' is not assignable to type 'number'. [ts]"
+    expect(printed(await session.recheck([user]), dir)).toEqual([error])
+    // Once in, it is re-checked with what it imports.
+    fs.writeFileSync(path.join(dir, 'org/base.org'), writing('base.ts', 'export const base = 2'))
+    expect(printed(await session.recheck([path.join(dir, 'org/base.org')]), dir)).toEqual([])
+    fs.writeFileSync(path.join(dir, 'org/base.org'), writing('base.ts', "export const base = 'two'"))
+    expect(printed(await session.recheck([path.join(dir, 'org/base.org')]), dir)).toEqual([error])
   })
 })
 

@@ -70,6 +70,11 @@ export class GeneratedFiles {
     return [...this.files.keys()].sort()
   }
 
+  /** The Org document that writes FILE, when one does. */
+  documentOf(file: string): string | undefined {
+    return this.files.get(file)?.orgPath
+  }
+
   /** The generated files of skills, whose code the sandbox rules hold to their capabilities. */
   isSkill(file: string): boolean {
     return this.files.get(file)?.skill !== undefined

@@ -35,6 +35,8 @@ export interface SessionOptions {
   allowOutside?: readonly string[]
   /** Check with ts-morph even when the native compiler is installed. */
   warmOnly?: boolean
+  /** The folder whose documents join the warm type checker only once one of them is re-checked (project-checker.ts). */
+  deferred?: string
   /** Skip the documents unchanged since the last tangle (the tangle cache); on by default. */
   cache?: boolean
 }
@@ -288,6 +290,7 @@ export class ProjectSession {
           writtenBefore: (files) => this.written?.filesOf(files),
           tool: this.options.cache === false ? undefined : process.env.PASSEPARTOUT_BUILD,
           verdicts: this.verdicts,
+          deferred: this.options.deferred,
         }),
     )
     return this.checker
