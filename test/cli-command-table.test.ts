@@ -22,7 +22,14 @@ const OPERANDS: Record<CommandName, string[]> = Object.fromEntries(
 ) as Record<CommandName, string[]>
 
 /** A value each option that takes one accepts. */
-const VALUES: Partial<Record<OptionName, string>> = {'allow-outside': '/tmp', lines: '5', tcp: '0', host: '::1'}
+const VALUES: Partial<Record<OptionName, string>> = {
+  'allow-outside': '/tmp',
+  lines: '5',
+  tcp: '0',
+  host: '::1',
+  session: 'notes',
+  resume: 'notes',
+}
 
 /** OPTION as written on COMMAND's line; `--host` comes with the port it needs, where a port is taken. */
 function written(command: CommandName, option: OptionName): string[] {

@@ -333,7 +333,7 @@ describe('an installation whose packages are elsewhere, or missing', () => {
     expect(once.stderr).not.toMatch(/Cannot find|^\s+at /m)
     expect(once.status, once.stderr).toBe(0)
     expect(once.stdout).toMatch(/^ask "hello from passepartout run" \(offline backend\):\n/m)
-    expect(once.stdout).toMatch(/^ {2}action: cli message /m)
+    expect(once.stdout).toMatch(/^ {2}gates: /m)
   }, 180_000)
 
   it('says in one line what to run when a package is missing, or cannot be loaded', () => {

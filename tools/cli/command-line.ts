@@ -39,8 +39,9 @@ const PARSE_OPTIONS = Object.fromEntries(
 export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
   // Read leniently and judged here, token by token: parseArgs's own errors are not sentences for a person.
   const {values, positionals, tokens} = parseArgs({
-    // A bare --allow-outside allows every folder: the root, as --allow-outside=/ does.
-    args: argv.map((arg) => (arg === '--allow-outside' ? '--allow-outside=/' : arg)),
+    // A bare --allow-outside allows every folder: the root, as --allow-outside=/ does. A bare --resume takes up
+    // the last session: its name is empty.
+    args: argv.map((arg) => (arg === '--allow-outside' ? '--allow-outside=/' : arg === '--resume' ? '--resume=' : arg)),
     allowPositionals: true,
     strict: false,
     options: PARSE_OPTIONS,

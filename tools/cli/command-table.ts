@@ -92,6 +92,18 @@ export const OPTIONS = {
   frames: {type: 'boolean', help: 'show the Org lines around each diagnostic (default: when stderr is a terminal)'},
   'no-frames': {type: 'boolean', help: 'do not show them'},
   check: {type: 'boolean', help: 'fmt: write nothing; list the files that would change, and exit 1 when one would'},
+  session: {
+    type: 'string',
+    value: 'NAME',
+    help:
+      'ask, send, chat: the session the message is a turn of, made when new (one to 64 letters, digits, ' +
+      "'.', '-', '_'); without it, each ask or send and each chat is a new session",
+  },
+  resume: {
+    type: 'string',
+    value: 'NAME',
+    help: 'chat: take up the session NAME, or the last one used with a bare --resume',
+  },
   help: {type: 'boolean', short: 'h', everywhere: true, help: "show this help, or a command's"},
   version: {type: 'boolean', everywhere: true, help: 'print the version'},
 } as const satisfies Record<string, OptionSpec>
@@ -175,9 +187,9 @@ export const COMMANDS = {
   ask: {
     operands: {kind: 'text'},
     summary:
-      'send TEXT through Perceive, Reason and Act once and print each attempt, the gate trace, the action and any ' +
-      'approval it waits for; exit 1 when no backend answered',
-    options: ['json', ...ORG_OUTPUT],
+      "start a turn with TEXT in a core of its own: print the model's words as they come, each step (the action, " +
+      'its gates, any approval it waits for), then the answer and the session; exit 1 when no backend answered',
+    options: ['session', 'json', ...ORG_OUTPUT],
     runs: 'one-shot',
   },
   approve: {
@@ -211,9 +223,9 @@ export const COMMANDS = {
   send: {
     operands: {kind: 'text'},
     summary:
-      'send TEXT to the core that passepartout run keeps running on the project, and print its reply with the ' +
-      'gate trace and any approval it waits for',
-    options: ['json', ...ORG_OUTPUT],
+      "send TEXT to the core that passepartout run keeps running on the project, as a turn: print the model's " +
+      'words as they come, each step, then the answer and the session; Ctrl-C cancels the turn',
+    options: ['session', 'json', ...ORG_OUTPUT],
     runs: 'client',
   },
   status: {
@@ -241,9 +253,15 @@ export const COMMANDS = {
   chat: {
     operands: RUNNING_CORE,
     summary:
-      'talk with the running core: each line sent, the reply and its gate trace under it, an action held for ' +
-      'approval asked about at once; line editing and history on a terminal (Ctrl-D ends)',
-    options: [...ORG_OUTPUT],
+      'talk with the running core in a session (a new one, or --resume): each line a turn, printed as it goes, ' +
+      'an action held for approval asked about at once; Ctrl-C cancels a turn, Ctrl-D ends',
+    options: ['session', 'resume', ...ORG_OUTPUT],
+    runs: 'client',
+  },
+  sessions: {
+    operands: {kind: 'none', scope: "lists the sessions kept in the project's memory"},
+    summary: 'the sessions kept in memory, the last used first: name, turns, last use, tokens the backends counted',
+    options: ['json', ...ORG_OUTPUT],
     runs: 'client',
   },
   help: {
