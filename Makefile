@@ -56,6 +56,7 @@ bench: $(DEPS)
 	node bin/launch.mjs bench/daemon.bench.ts
 	node bin/launch.mjs bench/pipeline.bench.ts
 	node bin/launch.mjs bench/stream.bench.ts
+	node bin/launch.mjs bench/turn.bench.ts
 	node bin/launch.mjs bench/memory.bench.ts
 	node bin/launch.mjs bench/fmt.bench.ts
 	node bin/launch.mjs bench/boot.bench.ts

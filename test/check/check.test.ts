@@ -12,6 +12,7 @@ import path from 'node:path'
 import * as esbuild from 'esbuild'
 import {describe, expect, it} from 'vitest'
 import {ProjectSession} from '../../tools/session/project-session.ts'
+import {DEFAULT_COMPILER_OPTIONS} from '../../tools/check/checker.ts'
 import {NativeChecker, parseOutput} from '../../tools/check/native-checker.ts'
 import {sourceMapPath} from '../../tools/tangle/source-map.ts'
 import {formatDiagnostic} from '../../tools/diagnostics.ts'
@@ -24,13 +25,7 @@ function project(files: Record<string, string>): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-check-'))
   const tsconfig = {
     compilerOptions: {
-      target: 'ES2022',
-      module: 'ESNext',
-      moduleResolution: 'Bundler',
-      allowImportingTsExtensions: true,
-      noEmit: true,
-      strict: true,
-      skipLibCheck: true,
+      ...DEFAULT_COMPILER_OPTIONS,
       types: ['node'],
       typeRoots: [path.join(repo, 'node_modules/@types')],
     },

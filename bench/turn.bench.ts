@@ -1,0 +1,335 @@
+/**
+ * `make bench`: the agent turn (generated/core/turn.ts, loop.ts, core.ts, tangled from org/core/). A real core on
+ * the shipped skills asks, through its real openai backend, a real HTTP server on 127.0.0.1 that plays the model.
+ * Printed side by side in one run, each figure beside its goal:
+ *
+ * 1. the core's own time per step, with a model that answers at once: turns of STEPS steps (the model greps a tiny
+ *    notes folder, then answers). A step's wall time runs from the step before it (or the ask) to the turn's `step`
+ *    event (the last step: to the ask's answer, the turn's ending written); the core's own time is that minus the
+ *    time spent inside the backend's `complete` (the HTTP round trip and the client's work on it, timed around the
+ *    real backend). The round trip alone (fetch) is printed beside it, to show what `complete` adds to it.
+ * 2. ten sessions whose model takes 2 s each, asked at once, against one session's turn alone: the ratio.
+ * 3. the time the core adds to the first streamed token: a server of this file streams prose (SSE); from the server
+ *    writing the first chunk (its headers sent before, as a model thinks) to the `events` listener's first `text`.
+ * 4. context assembly at CONTEXT_TURNS turns in a session (stored by the session store's `append`): `Turn.begin` on
+ *    it, which writes the new turn and reads the context; each turn begun adds one, empty, so the session grows by
+ *    the rounds measured. Beside it, its two parts alone: a turn begun in another session, the context read.
+ *
+ * Figures only; asserts nothing.
+ */
+import fs from 'node:fs'
+import http from 'node:http'
+import type {AddressInfo} from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import {type Backend, backendSettings, type ChatMessage} from '../generated/core/backends.ts'
+import {Core} from '../generated/core/core.ts'
+import {type ModelAnswer, modelServer, project} from '../generated/core/fixtures.ts'
+import {CHARS_PER_TOKEN, Turn, turnLimits} from '../generated/core/turn.ts'
+
+/** Steps in a turn of part 1: STEPS - 1 greps, then the answer. */
+const STEPS = 4
+const STEP_TURNS = 60
+/** How long the model of part 2 takes to answer. */
+const SLOW_MS = 2000
+const SIDE_BY_SIDE = 10
+const STREAMS = 60
+/** How long the streaming model thinks before its first chunk: its headers have long been read by then. */
+const THINK_MS = 20
+const CONTEXT_TURNS = 200
+const CONTEXT_BEGINS = 50
+/** Rounds run first and not counted: the code compiled, the connections open. */
+const WARM_UP = 5
+
+type Body = Record<string, unknown>
+type Sent = {role: string; content?: string | null}
+
+/** The session a request belongs to, as the system prompt names it. */
+const sessionOf = (body: Body) => /turn \d+ of session (\S+)/.exec(String((body.messages as Sent[])[0]!.content))![1]!
+const say = (text: string) => JSON.stringify({target: 'cli', action: 'message', args: {text}, explanation: 'answer'})
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** The scripted model: in a `step-` session it greps STEPS - 1 times (a different word each time), then answers. */
+async function play(body: Body): Promise<ModelAnswer> {
+  const session = sessionOf(body)
+  if (session.startsWith('slow-')) {
+    await sleep(SLOW_MS)
+    return say('done')
+  }
+  const sent = body.messages as Sent[]
+  const results = sent.length - 1 - sent.findLastIndex((message) => message.role === 'user')
+  const greps = Math.floor(results / 2)
+  if (greps < STEPS - 1)
+    return {toolCalls: [{name: 'grep', arguments: JSON.stringify({pattern: ['one', 'two', 'three'][greps % 3]})}]}
+  return say(`${STEPS - 1} greps done`)
+}
+
+/** The skill documents this installation ships, by their path in a project (launch.mjs says where it is). */
+function shipped(): Record<string, string> {
+  const skills = path.join(process.env.PASSEPARTOUT_HOME!, 'org', 'skills')
+  const documents = fs.readdirSync(skills).filter((file) => file.endsWith('.org'))
+  return Object.fromEntries(
+    documents.map((file) => [`org/skills/${file}`, fs.readFileSync(path.join(skills, file), 'utf8')]),
+  )
+}
+
+/** The times spent inside a backend's `complete`, as they happen. */
+interface Timed {
+  spent: number[]
+}
+
+/** A core on the shipped skills in a fresh project, its openai backend at BASE_URL, timed around `complete`. */
+async function startCore(baseURL: string): Promise<{core: Core; root: string; timed: Timed}> {
+  const root = project({
+    ...shipped(),
+    'notes/a.org': '* one\n* two\n',
+    'notes/b.org': '* three\n* one more\n',
+  })
+  const env = {
+    PASSEPARTOUT_BACKENDS: 'openai',
+    PASSEPARTOUT_MODEL: 'scripted',
+    OPENAI_BASE_URL: baseURL,
+    PASSEPARTOUT_NOTES: 'notes',
+  }
+  const backends = backendSettings(root, env)
+  const real = backends.registry.get('openai')!
+  const timed: Timed = {spent: []}
+  const timedBackend: Backend = {
+    name: real.name,
+    probe: (signal) => real.probe(signal),
+    async complete(request) {
+      const started = performance.now()
+      try {
+        return await real.complete(request)
+      } finally {
+        timed.spent.push(performance.now() - started)
+      }
+    },
+  }
+  backends.registry.register(timedBackend)
+  const {core} = await Core.start({root, env, engine: {timeoutMs: 5000}, backends})
+  return {core, root, timed}
+}
+
+export async function main(): Promise<number> {
+  console.log(
+    `turn benchmark: node ${process.version}; ${os.cpus().length} CPUs; load average ${os
+      .loadavg()
+      .map((load) => load.toFixed(2))
+      .join(' ')}\n`,
+  )
+  const server = await modelServer([play])
+  const {core, root, timed} = await startCore(server.baseURL)
+  const verdicts: boolean[] = []
+  try {
+    verdicts.push(await benchSteps(core, timed, server.baseURL))
+    verdicts.push(await benchSideBySide(core))
+    verdicts.push(await benchFirstToken())
+    verdicts.push(await benchContext(core))
+  } finally {
+    await core.close()
+    await server.close()
+    fs.rmSync(root, {recursive: true, force: true})
+  }
+  const load = os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ')
+  console.log(`goals met: ${verdicts.filter(Boolean).length} of ${verdicts.length}; load average now ${load}`)
+  return 0
+}
+
+async function benchSteps(core: Core, timed: Timed, baseURL: string): Promise<boolean> {
+  const turn = async (session: string) => {
+    const ends: number[] = []
+    timed.spent.length = 0
+    const started = performance.now()
+    const result = await core.ask('grep my notes', undefined, {
+      session,
+      events: (event) => {
+        if (event.kind === 'step') ends.push(performance.now())
+      },
+    })
+    ends[ends.length - 1] = performance.now()
+    const steps = result.turn?.steps ?? []
+    if (result.turn?.end.kind !== 'answered' || steps.length !== STEPS || timed.spent.length !== STEPS)
+      throw new Error(`unexpected turn: ${JSON.stringify(result.turn).slice(0, 400)}`)
+    return ends.map((end, n) => end - (n === 0 ? started : ends[n - 1]!) - timed.spent[n]!)
+  }
+  // The first turns load the client and open the connection; the first request learns the server does not stream.
+  for (let k = 0; k < WARM_UP; k++) await turn(`step-warm-${k}`)
+  const own: number[] = []
+  const model: number[] = []
+  for (let k = 0; k < STEP_TURNS; k++) {
+    own.push(...(await turn(`step-${k}`)))
+    model.push(...timed.spent)
+  }
+  // The HTTP round trip alone, to the same server: what `complete` costs beyond it is the client's work.
+  const trip: number[] = []
+  const body = JSON.stringify({
+    model: 'scripted',
+    messages: [
+      {role: 'system', content: 'turn 1 of session step-trip'},
+      {role: 'user', content: 'hi'},
+    ],
+  })
+  for (let k = 0; k < STEP_TURNS * STEPS; k++) {
+    const started = performance.now()
+    await (await fetch(`${baseURL}/chat/completions`, {method: 'POST', body})).json()
+    trip.push(performance.now() - started)
+  }
+  console.log(
+    `1. the core's own time per step, model answering at once (${STEP_TURNS} turns of ${STEPS} steps: ${STEPS - 1} greps, then the answer)`,
+  )
+  const met = percentile(own, 0.95) < 2
+  console.log(`  the core's own time a step        ${spread(own)}   goal: p95 < 2 ms: ${met ? 'met' : 'not met'}`)
+  console.log(`  inside the backend's complete      ${spread(model)}   (not counted above)`)
+  console.log(`  the HTTP round trip alone (fetch)  ${spread(trip)}\n`)
+  return met
+}
+
+async function benchSideBySide(core: Core): Promise<boolean> {
+  const ask = async (session: string) => {
+    const result = await core.ask('take your time', undefined, {session})
+    if (result.turn?.end.kind !== 'answered') throw new Error(`unexpected turn: ${JSON.stringify(result.turn)}`)
+  }
+  let started = performance.now()
+  await ask('slow-one')
+  const one = performance.now() - started
+  started = performance.now()
+  await Promise.all(Array.from({length: SIDE_BY_SIDE}, (_, n) => ask(`slow-${n}`)))
+  const ten = performance.now() - started
+  const met = ten / one < 1.3
+  console.log(`2. ${SIDE_BY_SIDE} sessions at once, their model taking ${SLOW_MS / 1000} s to answer each`)
+  console.log(`  one session's turn ${ms(one)}; ${SIDE_BY_SIDE} sessions' turns at once ${ms(ten)}`)
+  console.log(`  ratio ${(ten / one).toFixed(3)}   goal: < 1.3: ${met ? 'met' : 'not met'}\n`)
+  return met
+}
+
+async function benchContext(core: Core): Promise<boolean> {
+  const store = core.sessions
+  const session = 'long'
+  const words = 'the notes say that the plan holds, with three steps to go and one to check. '
+  let started = performance.now()
+  for (let n = 1; n <= CONTEXT_TURNS; n++) {
+    const turn = await store.begin(session)
+    const messages: ChatMessage[] = [
+      {role: 'user', content: `question ${n}: ${words}`},
+      {role: 'assistant', content: say(`answer ${n}: ${words.repeat(2)}`)},
+    ]
+    await store.append(session, turn, messages)
+    await store.end(session, turn, 'answered')
+  }
+  const stored = performance.now() - started
+  const limits = turnLimits({})
+  // Half the window, as a turn gives the earlier turns of its session.
+  const room = limits.contextWindow * CHARS_PER_TOKEN * 0.5
+  const begin: number[] = []
+  const write: number[] = []
+  const read: number[] = []
+  let shown = 0
+  // Each turn begun adds one (empty) to the session: only it, so that the session holds CONTEXT_TURNS and a few.
+  for (let k = 0; k < CONTEXT_BEGINS + WARM_UP; k++) {
+    started = performance.now()
+    const turn = await Turn.begin(store, session, limits)
+    const took = performance.now() - started
+    shown = turn.messages().length
+    await turn.finish({kind: 'cancelled', reason: 'measured'})
+    started = performance.now()
+    const number = await store.begin('scratch')
+    const wrote = performance.now() - started
+    await store.end('scratch', number, 'cancelled', 'measured')
+    started = performance.now()
+    await store.context(session, room)
+    const readIn = performance.now() - started
+    if (k < WARM_UP) continue
+    begin.push(took)
+    write.push(wrote)
+    read.push(readIn)
+  }
+  const met = percentile(begin, 0.95) < 2
+  console.log(
+    `4. context assembly in a session of ${CONTEXT_TURNS} to ${CONTEXT_TURNS + CONTEXT_BEGINS + WARM_UP} turns (${CONTEXT_BEGINS} turns begun; ${shown} messages fit the context window; ${CONTEXT_TURNS} turns stored in ${ms(stored)})`,
+  )
+  console.log(`  Turn.begin (context read)          ${spread(begin)}   goal: p95 < 2 ms: ${met ? 'met' : 'not met'}`)
+  console.log(`    its new turn written alone       ${spread(write)}`)
+  console.log(`    its context read alone           ${spread(read)}\n`)
+  return met
+}
+
+/** A chat-completions server that streams prose; `firstChunk` holds when it wrote each reply's first chunk. */
+async function streamingServer() {
+  const written: number[] = []
+  const chunk = (delta: object, finish: string | null = null) =>
+    `data: ${JSON.stringify({id: 'c', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{index: 0, delta, finish_reason: finish}]})}\n\n`
+  const words = [' notes', ' hold', ' three', ' lines', ' of', ' PLUMBUS.']
+  const server = http.createServer((request, response) => {
+    request.resume()
+    request.on('end', async () => {
+      response.writeHead(200, {'content-type': 'text/event-stream'})
+      response.flushHeaders()
+      await sleep(THINK_MS)
+      written.push(performance.now())
+      response.write(chunk({role: 'assistant', content: 'Your'}))
+      await sleep(2)
+      response.write(words.map((word) => chunk({content: word})).join(''))
+      response.write(chunk({}, 'stop'))
+      response.end(
+        `data: ${JSON.stringify({choices: [], usage: {prompt_tokens: 10, completion_tokens: 7}})}\n\ndata: [DONE]\n\n`,
+      )
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    written,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
+
+async function benchFirstToken(): Promise<boolean> {
+  const server = await streamingServer()
+  const {core, root} = await startCore(server.baseURL)
+  const added: number[] = []
+  try {
+    for (let k = 0; k < STREAMS + WARM_UP; k++) {
+      let heard: number | undefined
+      const result = await core.ask('what do my notes hold?', undefined, {
+        session: `stream-${k}`,
+        events: (event) => {
+          if (event.kind === 'text') heard ??= performance.now()
+        },
+      })
+      if (heard === undefined || result.turn?.end.kind === 'failed')
+        throw new Error(`no text heard: ${JSON.stringify(result.turn).slice(0, 400)}`)
+      if (k >= WARM_UP) added.push(heard - server.written.at(-1)!)
+    }
+  } finally {
+    await core.close()
+    await server.close()
+    fs.rmSync(root, {recursive: true, force: true})
+  }
+  const met = percentile(added, 0.95) < 5
+  console.log(`3. the time the core adds to the first streamed token (${STREAMS} streamed replies)`)
+  console.log(
+    `  first chunk written → first text event  ${spread(added)}   goal: p95 < 5 ms: ${met ? 'met' : 'not met'}\n`,
+  )
+  return met
+}
+
+function spread(values: number[]): string {
+  return `p50 ${ms(percentile(values, 0.5))}  p95 ${ms(percentile(values, 0.95))}`
+}
+
+function ms(value: number): string {
+  return `${value.toFixed(3)} ms`
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * p) - 1)]!
+}
