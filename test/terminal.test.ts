@@ -12,13 +12,41 @@ const cli = path.resolve(import.meta.dirname, '../bin/passepartout')
 
 describe('printable', () => {
   it('writes out C0 and C1 controls and DEL, and keeps tabs and line feeds', () => {
-    expect(printable('\u001b]0;pwned\u0007\u001b[2J\r\u0000\u007f\u0085\u009b end')).toBe('\\x1b]0;pwned\\x07\\x1b[2J\\x0d\\x00\\x7f\\x85\\x9b end')
+    expect(printable('\u001b]0;pwned\u0007\u001b[2J\r\u0000\u007f\u0085\u009b end')).toBe(
+      '\\x1b]0;pwned\\x07\\x1b[2J\\x0d\\x00\\x7f\\x85\\x9b end',
+    )
     expect(printable('a\tb\nc')).toBe('a\tb\nc')
   })
 
   it('writes out the characters that change the direction of text', () => {
-    const bidi = ['\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069', '\u200e', '\u200f', '\u061c']
-    expect(bidi.map(printable)).toEqual(['\\u202a', '\\u202b', '\\u202c', '\\u202d', '\\u202e', '\\u2066', '\\u2067', '\\u2068', '\\u2069', '\\u200e', '\\u200f', '\\u061c'])
+    const bidi = [
+      '\u202a',
+      '\u202b',
+      '\u202c',
+      '\u202d',
+      '\u202e',
+      '\u2066',
+      '\u2067',
+      '\u2068',
+      '\u2069',
+      '\u200e',
+      '\u200f',
+      '\u061c',
+    ]
+    expect(bidi.map(printable)).toEqual([
+      '\\u202a',
+      '\\u202b',
+      '\\u202c',
+      '\\u202d',
+      '\\u202e',
+      '\\u2066',
+      '\\u2067',
+      '\\u2068',
+      '\\u2069',
+      '\\u200e',
+      '\\u200f',
+      '\\u061c',
+    ])
     // Letters of any script, and the joiner of emoji sequences, are text.
     expect(printable('é ש 👩‍👩‍👧 \u00a0')).toBe('é ש 👩‍👩‍👧 \u00a0')
   })
@@ -31,9 +59,14 @@ describe('printable', () => {
 
 describe('the command line', () => {
   it("writes out what a document or an argument holds: a diagnostic's reason, the Org lines of its frame, a usage error", () => {
-    const dir = tempProject({'org/a.org': '#+begin_src typescript :TAN\u202eGLE a.ts\nx\n#+end_src\n'}, 'passepartout-printable-')
+    const dir = tempProject(
+      {'org/a.org': '#+begin_src typescript :TAN\u202eGLE a.ts\nx\n#+end_src\n'},
+      'passepartout-printable-',
+    )
     const result = spawnSync(cli, ['tangle', '--frames'], {cwd: dir, encoding: 'utf8'})
-    expect(result.stderr).toMatch(/^org\/a\.org:1:24: warning: Org does not know the header argument :TAN\\u202eGLE .*\n> 1 \| #\+begin_src typescript :TAN\\u202eGLE a\.ts\n/)
+    expect(result.stderr).toMatch(
+      /^org\/a\.org:1:24: warning: Org does not know the header argument :TAN\\u202eGLE .*\n> 1 \| #\+begin_src typescript :TAN\\u202eGLE a\.ts\n/,
+    )
     const named = spawnSync(cli, ['tangle', 'x\u001b[2J\u202e.org'], {cwd: dir, encoding: 'utf8'})
     expect(named.stderr.split('\n')[0]).toBe('passepartout tangle: no such file or directory: x\\x1b[2J\\u202e.org')
   })
@@ -55,15 +88,36 @@ describe('colour', () => {
     expect(colourOn(pipe, {FORCE_COLOR: '3', NO_COLOR: '1'})).toBe(true)
   })
 
-  const project = () => tempProject({'org/a.org': '* A\n#+begin_src typescript :TANGLE a.ts\nconst a = 1\n#+end_src\n#+begin_src typescript :tangle missing/b.ts\nconst b = 1\n#+end_src\n'}, 'passepartout-colour-')
+  it("is off in Emacs's compilation buffers, which run on a terminal and read lines, and on in its shells", () => {
+    const terminal = {isTTY: true}
+    expect(colourOn(terminal, {INSIDE_EMACS: '28.2,compile'})).toBe(false)
+    expect(colourOn(terminal, {INSIDE_EMACS: '28.2,comint'})).toBe(true)
+    expect(colourOn(terminal, {INSIDE_EMACS: '28.2,compile', FORCE_COLOR: '1'})).toBe(true)
+  })
+
+  const project = () =>
+    tempProject(
+      {
+        'org/a.org':
+          '* A\n#+begin_src typescript :TANGLE a.ts\nconst a = 1\n#+end_src\n#+begin_src typescript :tangle missing/b.ts\nconst b = 1\n#+end_src\n',
+      },
+      'passepartout-colour-',
+    )
   const env = (extra: NodeJS.ProcessEnv) => {
     const {NO_COLOR, FORCE_COLOR, TERM, ...rest} = process.env
     return {...rest, TERM: 'xterm', ...extra}
   }
   /** `tangle --no-frames` in DIR on a real terminal: what it wrote there (stdout and stderr together, as a terminal shows them). */
   const onTerminal = (dir: string, extra: NodeJS.ProcessEnv = {}) => {
-    const result = spawnSync('script', ['-qec', `${cli} tangle --no-frames`, '/dev/null'], {cwd: dir, encoding: 'utf8', env: env(extra), timeout: 60_000})
-    expect(result.stdout, `script(1) runs the command on a terminal: ${result.error ?? result.stderr}`).toMatch(/passepartout|org\/a\.org/)
+    const result = spawnSync('script', ['-qec', `${cli} tangle --no-frames`, '/dev/null'], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: env(extra),
+      timeout: 60_000,
+    })
+    expect(result.stdout, `script(1) runs the command on a terminal: ${result.error ?? result.stderr}`).toMatch(
+      /passepartout|org\/a\.org/,
+    )
     return result.stdout
   }
   const RED_ERROR = '\u001b[31merror\u001b[39m'
@@ -86,7 +140,11 @@ describe('colour', () => {
   })
 
   it('marks a usage error red on a terminal', () => {
-    const result = spawnSync('script', ['-qec', `${cli} logs -x`, '/dev/null'], {encoding: 'utf8', env: env({}), timeout: 60_000})
+    const result = spawnSync('script', ['-qec', `${cli} logs -x`, '/dev/null'], {
+      encoding: 'utf8',
+      env: env({}),
+      timeout: 60_000,
+    })
     expect(result.stdout).toContain('passepartout logs: \u001b[31munknown option -x\u001b[39m')
   })
 })

@@ -35,6 +35,17 @@ export function colourOn(stream: {isTTY?: boolean}, env: NodeJS.ProcessEnv = pro
   if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false'
   if (env.NO_COLOR) return false
   if (env.TERM === 'dumb') return false
+  return readByAPerson(stream, env)
+}
+
+/**
+ * Whether STREAM is a terminal a person reads, given the environment ENV. Emacs's `M-x compile` runs its command
+ * on a pseudo-terminal, with the terminal Emacs itself runs in as TERM, and reads what comes as a compiler's
+ * lines: escape sequences and the Org lines around a diagnostic would be text in its way. It says so in
+ * INSIDE_EMACS (`28.2,compile`).
+ */
+export function readByAPerson(stream: {isTTY?: boolean}, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (/,compile\b/.test(env.INSIDE_EMACS ?? '')) return false
   return stream.isTTY === true
 }
 

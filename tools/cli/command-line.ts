@@ -7,6 +7,7 @@
 import {parseArgs, type ParseArgsConfig} from 'node:util'
 import {type CommandName, COMMANDS, isCommand, type OptionName, OPTIONS, type OptionSpec} from './command-table.ts'
 import {UsageError} from './usage.ts'
+import {readByAPerson} from '../terminal.ts'
 
 /** The value of each option once the command line is checked: what parseArgs gives in strict mode. */
 export type OptionValues = {[Name in OptionName]: ValueOf<(typeof OPTIONS)[Name]>}
@@ -132,7 +133,7 @@ export function commandLine({command, values, operands}: CommandInvocation): str
   return [command, ...options, '--', ...operands]
 }
 
-/** Whether to print the Org lines around each diagnostic: as asked, else when stderr is a terminal. */
+/** Whether to print the Org lines around each diagnostic: as asked, else when a person reads stderr. */
 export function framesOf(values: Pick<OptionValues, 'frames' | 'no-frames'>): boolean {
-  return values['no-frames'] ? false : values.frames || process.stderr.isTTY === true
+  return values['no-frames'] ? false : values.frames || readByAPerson(process.stderr)
 }
