@@ -60,6 +60,7 @@ bench: $(DEPS)
 	node bin/launch.mjs bench/memory.bench.ts
 	node bin/launch.mjs bench/fmt.bench.ts
 	node bin/launch.mjs bench/boot.bench.ts
+	node bin/launch.mjs bench/emacs.bench.ts
 
 clean:
 	rm -rf generated node_modules/.cache/passepartout
