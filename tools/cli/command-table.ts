@@ -101,10 +101,10 @@ export const OPTIONS = {
   },
   model: {
     type: 'string',
-    value: 'PROVIDER[/MODEL]',
+    value: 'NAME[/MODEL]',
     help:
-      'ask, send, chat: ask this backend alone (a provider of passepartout.json, openai, offline), with MODEL over ' +
-      'its own; the session keeps the choice for its later turns',
+      'ask, send, chat: ask the backend NAME alone (a provider of passepartout.json, openai, offline), with MODEL ' +
+      'over its own; the session keeps the choice for its later turns',
   },
   resume: {
     type: 'string',
