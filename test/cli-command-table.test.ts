@@ -29,6 +29,7 @@ const VALUES: Partial<Record<OptionName, string>> = {
   host: '::1',
   session: 'notes',
   resume: 'notes',
+  model: 'local/llama3.2',
 }
 
 /** OPTION as written on COMMAND's line; `--host` comes with the port it needs, where a port is taken. */

@@ -107,6 +107,13 @@ export const RULES = {
   'skill/dependency-not-ready': ['error', 'a skill whose dependency did not load'],
   'skill/unterminated-block': ['error', 'a skill document with a #+begin_src and no #+end_src: not loaded'],
   'skill/mandatory': ['error', 'a mandatory skill is missing or not ready: the core does not start'],
+  'schedule/invalid': [
+    'error',
+    "a skill's schedule is not valid: a cron expression croner does not read as five fields, an interval under 1 s…",
+  ],
+  'schedule/missed': ['warning', "runs of a skill's schedule were due while the core was down"],
+  'schedule/skipped': ['warning', "a run of a skill's schedule was skipped: the run before it was still going"],
+  'schedule/failed': ['error', "a run of a skill's schedule failed"],
   'config/invalid': [
     'error',
     'a setting is not valid: the "passepartout" section of package.json, a variable of the environment or .env',
@@ -174,7 +181,7 @@ export function ruleUrl(ruleId: string): string {
 
 /**
  * The diagnostic MESSAGE at PLACE in FILE (an absolute path). The form with a rule id and a reason is kept
- * for the core's own rule families (skill/*, memory/*, core/*, config/*), whose messages are built where
+ * for the core's own rule families (skill/*, schedule/*, memory/*, core/*, config/*), whose messages are built where
  * they are raised; the toolchain raises only messages its builders made.
  */
 export function diagnostic(

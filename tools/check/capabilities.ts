@@ -15,6 +15,8 @@ export const CAPABILITIES = {
     'reach into the runtime: process, and every module of Node not listed for another capability (vm, inspector, v8, module, os, crypto, …)',
   fs: 'write, move and delete files (fs, fs/promises; reading needs nothing)',
   net: 'use the network (fetch, WebSocket, net, http, https, http2, dgram, tls, dns)',
+  memory:
+    "read and write memory objects in the skill's own scope, read the shared scope and the sessions' conversations (through the core)",
 } as const
 
 export type Capability = keyof typeof CAPABILITIES

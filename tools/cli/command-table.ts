@@ -99,6 +99,13 @@ export const OPTIONS = {
       'ask, send, chat: the session the message is a turn of, made when new (one to 64 letters, digits, ' +
       "'.', '-', '_'); without it, each ask or send and each chat is a new session",
   },
+  model: {
+    type: 'string',
+    value: 'NAME[/MODEL]',
+    help:
+      'ask, send, chat: ask the backend NAME alone (a provider of passepartout.json, openai, offline), with MODEL ' +
+      'over its own; the session keeps the choice for its later turns',
+  },
   resume: {
     type: 'string',
     value: 'NAME',
@@ -189,7 +196,7 @@ export const COMMANDS = {
     summary:
       "start a turn with TEXT in a core of its own: print the model's words as they come, each step (the action, " +
       'its gates, any approval it waits for), then the answer and the session; exit 1 when no backend answered',
-    options: ['session', 'json', ...ORG_OUTPUT],
+    options: ['session', 'model', 'json', ...ORG_OUTPUT],
     runs: 'one-shot',
   },
   approve: {
@@ -225,7 +232,7 @@ export const COMMANDS = {
     summary:
       "send TEXT to the core that passepartout run keeps running on the project, as a turn: print the model's " +
       'words as they come, each step, then the answer and the session; Ctrl-C cancels the turn',
-    options: ['session', 'json', ...ORG_OUTPUT],
+    options: ['session', 'model', 'json', ...ORG_OUTPUT],
     runs: 'client',
   },
   status: {
@@ -255,7 +262,7 @@ export const COMMANDS = {
     summary:
       'talk with the running core in a session (a new one, or --resume): each line a turn, printed as it goes, ' +
       'an action held for approval asked about at once; Ctrl-C cancels a turn, Ctrl-D ends',
-    options: ['session', 'resume', ...ORG_OUTPUT],
+    options: ['session', 'resume', 'model', ...ORG_OUTPUT],
     runs: 'client',
   },
   sessions: {
