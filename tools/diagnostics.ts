@@ -124,6 +124,20 @@ export const RULES = {
   ],
   'memory/unavailable': ['error', 'the memory database could not be opened'],
   'core/internal': ['error', 'the core failed in a way it did not expect: a bug, reported without a stack trace'],
+  'mcp/unavailable': [
+    'error',
+    'an MCP server could not start, exited or hung: its tools are withdrawn and it is started again with back-off',
+  ],
+  'mcp/too-many-tools': ['error', 'an MCP server lists more tools than the core takes: none is used'],
+  'mcp/tool-refused': [
+    'error',
+    "an MCP server's tool whose name or schema cannot be used, or whose name another holds: it is left out",
+  ],
+  'mcp/malformed': [
+    'error',
+    "an MCP server's result the protocol's schema refuses or over the bounds: that call fails",
+  ],
+  'mcp/timeout': ['error', 'an MCP server did not answer a call within its timeout: that call fails'],
   'fmt/parse': ['warning', 'a source block or file the formatter cannot parse: passepartout fmt leaves it as it is'],
   'fmt/noweb': ['warning', 'a block whose noweb references formatting would move: passepartout fmt leaves it as it is'],
   'io/recovered': ['warning', 'a run killed while writing a document left it half done: this run finished or undid it'],
