@@ -17,7 +17,8 @@ const options = (Object.keys(OPTIONS) as OptionName[]).filter((name) => !('every
 const OPERANDS: Record<CommandName, string[]> = Object.fromEntries(
   commands.map((name) => {
     const kind = COMMANDS[name].operands.kind
-    return [name, kind === 'text' ? ['-x', 'hello'] : kind === 'approval-id' ? ['0123abcd4567'] : []]
+    const given = {text: ['-x', 'hello'], 'approval-id': ['0123abcd4567'], skill: ['scribe']} as Record<string, string[]>
+    return [name, given[kind] ?? []]
   }),
 ) as Record<CommandName, string[]>
 
@@ -88,6 +89,7 @@ describe('the command table', () => {
     expect(refusal(['run', '--tcp=65536'])).toBe('--tcp takes a port from 0 (a free one) to 65535, not 65536')
     expect(refusal(['ask', ' '])).toBe('the text to send is missing: passepartout ask "what is on my list?"')
     expect(refusal(['deny'])).toBe('one approval id is expected (ask and send print it), not 0')
+    expect(refusal(['fire'])).toBe("one skill's name is expected (status lists those with a schedule), not 0")
     const running = 'chat asks the core that runs on the project of the working folder'
     expect(refusal(['chat', 'now'])).toBe(`unexpected argument "now": ${running}`)
     const settings = "doctor reads the project's skill documents and settings"

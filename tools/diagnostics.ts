@@ -114,6 +114,7 @@ export const RULES = {
   'schedule/missed': ['warning', "runs of a skill's schedule were due while the core was down"],
   'schedule/skipped': ['warning', "a run of a skill's schedule was skipped: the run before it was still going"],
   'schedule/failed': ['error', "a run of a skill's schedule failed"],
+  'schedule/not-run': ['error', 'a run asked for now was not run: no such schedule, or a run of it still going'],
   'config/invalid': [
     'error',
     'a setting is not valid: the "passepartout" section of package.json, a variable of the environment or .env',

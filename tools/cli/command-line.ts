@@ -109,6 +109,14 @@ function checkOperands(command: CommandName, operands: readonly string[]): void 
         throw new UsageError(`one approval id is expected (ask and send print it), not ${operands.length}`, command)
       }
       return
+    case 'skill':
+      if (operands.length !== 1) {
+        throw new UsageError(
+          `one skill's name is expected (status lists those with a schedule), not ${operands.length}`,
+          command,
+        )
+      }
+      return
     case 'topic':
       // An unknown topic lists the commands: no command's help is the one to show.
       if (operands[0] !== undefined && !isCommand(operands[0])) throw new UsageError(`unknown command '${operands[0]}'`)

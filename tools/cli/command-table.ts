@@ -120,10 +120,15 @@ export type OptionName = keyof typeof OPTIONS
 /**
  * What a command takes after its options, and so what its help shows and which count of them is a usage error:
  * nothing (SCOPE says what it works on instead), files and folders, a text to send (one word at least), one
- * approval id, or the command a help is about.
+ * approval id, one skill's name, or the command a help is about.
  */
 export type Operands =
-  {kind: 'none'; scope: string} | {kind: 'paths'} | {kind: 'text'} | {kind: 'approval-id'} | {kind: 'topic'}
+  | {kind: 'none'; scope: string}
+  | {kind: 'paths'}
+  | {kind: 'text'}
+  | {kind: 'approval-id'}
+  | {kind: 'skill'}
+  | {kind: 'topic'}
 
 /**
  * Which process runs a command: the toolchain itself (no core), a core started for this one command and
@@ -263,6 +268,14 @@ export const COMMANDS = {
       'talk with the running core in a session (a new one, or --resume): each line a turn, printed as it goes, ' +
       'an action held for approval asked about at once; Ctrl-C cancels a turn, Ctrl-D ends',
     options: ['session', 'resume', 'model', ...ORG_OUTPUT],
+    runs: 'client',
+  },
+  fire: {
+    operands: {kind: 'skill'},
+    summary:
+      "run SKILL's schedule now in the running core, as at its time (its act or its prompt, through the gates), " +
+      'and print what came of it once it ended; its next run stays when it was; exit 1 when it failed or did not run',
+    options: ['json', ...ORG_OUTPUT],
     runs: 'client',
   },
   sessions: {
