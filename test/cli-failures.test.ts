@@ -124,6 +124,7 @@ describe('usage', () => {
     [['send'], 'send', 'the text to send is missing: passepartout send "what is on my list?"'],
     [['approve', 'a', 'b'], 'approve', 'one approval id is expected (ask and send print it), not 2'],
     [['fire', 'a', 'b'], 'fire', "one skill's name is expected (status lists those with a schedule), not 2"],
+    [['fire', ' '], 'fire', "the skill's name is missing: passepartout fire scribe"],
     [['tangle', 'missing.org'], 'tangle', 'no such file or directory: missing.org'],
   ])('%j: one plain sentence, then the help of %s, exit status 2', (args, command, sentence) => {
     const dir = folder({'org/a.org': block('../a.ts')})

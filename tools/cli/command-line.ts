@@ -116,6 +116,8 @@ function checkOperands(command: CommandName, operands: readonly string[]): void 
           command,
         )
       }
+      if (operands[0]!.trim() === '')
+        throw new UsageError(`the skill's name is missing: passepartout ${command} scribe`, command)
       return
     case 'topic':
       // An unknown topic lists the commands: no command's help is the one to show.
