@@ -124,6 +124,10 @@ export const RULES = {
     "the memory database's hashes or root do not match its objects, or it is not a database: it was kept aside",
   ],
   'memory/unavailable': ['error', 'the memory database could not be opened'],
+  'memory/scope-full': [
+    'error',
+    "a write on another's behalf (a model's remember) would take a scope of memory past 1000 objects or 8 MB",
+  ],
   'core/internal': ['error', 'the core failed in a way it did not expect: a bug, reported without a stack trace'],
   'mcp/unavailable': [
     'error',
