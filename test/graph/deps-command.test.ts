@@ -132,6 +132,31 @@ describe('passepartout check', () => {
     expect(second.stderr).toBe("org/a.org:2:14: error TS2322: Type 'string' is not assignable to type 'number'. [ts]\n")
   })
 
+  it('checks a document named with the documents it depends on, and no other', () => {
+    const block = (target: string, code: string) => `#+begin_src typescript :tangle ${target}\n${code}\n#+end_src\n`
+    const dir = project({
+      'org/skills/policy.org': block('policy.ts', 'export const limit: number = 1'),
+      'org/skills/bouncer.org': `#+DEPENDS_ON: policy\n${block('bouncer.ts', 'export const twice: number = 2')}`,
+      'org/skills/guard.org': `#+DEPENDS_ON: bouncer\n${block('guard.ts', 'export const thrice: number = 3')}`,
+      'org/elsewhere.org': block('elsewhere.ts', 'export const broken: number = "one"'),
+    })
+    const result = run(['check', '--json', 'org/skills/guard.org'], dir)
+    expect(result).toMatchObject({status: 0, stderr: ''})
+    const report = JSON.parse(result.stdout)
+    expect(report.tangle.documents.map((document: {path: string}) => document.path)).toEqual([
+      'org/skills/policy.org',
+      'org/skills/bouncer.org',
+      'org/skills/guard.org',
+    ])
+    expect(report).toMatchObject({checkedFiles: 3, errors: 0})
+    // The document's own problems are found as before; a dependency no document answers is still one.
+    const lone = project({'org/a.org': `#+DEPENDS_ON: ghost\n${block('a.ts', 'export const a: number = "a"')}`})
+    expect(run(['check', 'org/a.org'], lone).stderr.split('\n').filter(Boolean)).toEqual([
+      expect.stringMatching(/^org\/a\.org:1:15: error: unknown dependency 'ghost'.*\[graph\/unknown-dependency\]$/),
+      "org/a.org:3:14: error TS2322: Type 'string' is not assignable to type 'number'. [ts]",
+    ])
+  })
+
   it('exits 0 on a clean project', () => {
     const dir = project({'org/a.org': '#+begin_src typescript :tangle a.ts\nexport const a: number = 1\n#+end_src\n'})
     expect(run(['check'], dir)).toMatchObject({status: 0, stderr: ''})

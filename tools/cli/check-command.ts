@@ -1,7 +1,9 @@
 /**
  * `passepartout check [FILE|DIR ...]`: tangle, then type-check the generated
  * TypeScript and hold skills to their capabilities; every problem at its Org
- * line. `make tangle` runs it. `--json` prints the report for programs.
+ * line. A document named is checked with the documents it depends on, and no
+ * other (an editor checks the one it saved). `make tangle` runs it. `--json`
+ * prints the report for programs.
  */
 import {diagnosticJson, isError} from '../diagnostics.ts'
 import {type CheckReport, hasCheckErrors} from '../session/project-checker.ts'
@@ -16,7 +18,9 @@ export async function runCheck(
   context: CommandContext,
 ): Promise<number> {
   const {session, files, folders, problems} = commandInputs(args, flags, context)
-  const report = await session.check(files, {prune: flags.prune, folders})
+  // Documents named are checked with those they depend on; the whole of org/ (no argument) holds them already.
+  const checked = args.length > 0 ? await session.withDependencies(files) : files
+  const report = await session.check(checked, {prune: flags.prune, folders})
   report.diagnostics.unshift(...problems)
   if (flags.json) process.stdout.write(`${JSON.stringify(checkJson(report, context.cwd), null, 2)}\n`)
   printDiagnostics(report.diagnostics, {cwd: context.cwd, frames: context.frames})

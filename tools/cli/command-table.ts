@@ -170,7 +170,7 @@ export const COMMANDS = {
     operands: {kind: 'paths'},
     summary:
       'tangle, then type-check the generated TypeScript and hold skills to their #+CAPABILITIES:, every problem ' +
-      'at its Org line',
+      'at its Org line; a document named is checked with the documents it depends on',
     options: ['json', ...SESSION, ...ORG_OUTPUT],
     runs: 'toolchain',
   },

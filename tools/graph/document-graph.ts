@@ -89,6 +89,20 @@ export function dependentsOf(graph: DocumentGraph, file: string): string[] {
   return graph.order.filter((document) => found.has(document))
 }
 
+/** FILES and the documents they depend on, directly or not, in the graph's load order. */
+export function withDependencies(graph: DocumentGraph, files: readonly string[]): string[] {
+  const found = new Set(files)
+  const pending = [...files]
+  while (pending.length > 0) {
+    for (const target of graph.dependencies.get(pending.pop()!) ?? []) {
+      if (found.has(target)) continue
+      found.add(target)
+      pending.push(target)
+    }
+  }
+  return graph.order.filter((document) => found.has(document))
+}
+
 class Resolver {
   /** The first holder of each ID, by path then line. */
   private readonly idOwners = new Map<string, {path: string; line: number; column: number}>()

@@ -13,7 +13,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import {type Diagnostic, diagnostic} from '../diagnostics.ts'
-import {buildGraph, type DocumentGraph} from '../graph/document-graph.ts'
+import {buildGraph, type DocumentGraph, withDependencies} from '../graph/document-graph.ts'
 import {readFailed} from '../messages/io.ts'
 import type {DocumentMeta} from '../org/document-meta.ts'
 import {SandboxVerdicts} from '../check/sandbox-verdicts.ts'
@@ -185,6 +185,15 @@ export class ProjectSession {
     const graph = buildGraph(documents, {base: this.options.project ?? process.cwd()})
     graph.diagnostics.unshift(...unreadable)
     return {graph, documents}
+  }
+
+  /**
+   * FILES and the project's documents they depend on (#+DEPENDS_ON:, directly or not), in load order: what a check
+   * of FILES alone needs, so that a dependency the project holds is not taken for one no document answers.
+   */
+  async withDependencies(files: readonly string[]): Promise<string[]> {
+    const {graph} = await this.graph([...new Set([...this.documents(), ...files])])
+    return withDependencies(graph, files)
   }
 
   /** The project's skill documents, sorted; none outside a project. */
