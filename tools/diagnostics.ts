@@ -68,6 +68,14 @@ export const RULES = {
   ts: ['error', 'a TypeScript diagnostic, reported at the Org line the code came from'],
   'check/compiler': ['error', 'the TypeScript compiler could not run'],
   'sandbox/unknown-capability': ['warning', 'a #+CAPABILITIES: name that grants nothing'],
+  'sandbox/invalid-grant': [
+    'error',
+    'a #+CAPABILITIES: capability written so that it grants nothing: a folder given to another than read, read: with none, a folder no skill reads',
+  ],
+  'sandbox/read': [
+    'error',
+    "a skill read a file its document does not grant it, or one no skill reads (the project's state, .env, keys)",
+  ],
   'sandbox/restricted-import': ['error', 'a skill imports a restricted module without the capability for it'],
   'sandbox/dynamic-code': [
     'error',

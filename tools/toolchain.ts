@@ -6,6 +6,7 @@
  */
 export {type Capability, builtinName, moduleCapability} from './check/capabilities.ts'
 export {OriginMap} from './check/origin-map.ts'
+export {holdsNeverReadable, neverReadable, type Places, readRefusal} from './check/reading.ts'
 export {type CommandName, COMMANDS, commandsRunBy, type CoreCommandName} from './cli/command-table.ts'
 export {type CommandInvocation, framesOf, parseCommandLine} from './cli/command-line.ts'
 export {printDiagnostics} from './cli/output.ts'
@@ -29,6 +30,7 @@ export {ProjectSession, type SessionOptions} from './session/project-session.ts'
 export {fileStamp, type OrgChange, type OrgWatcher, watchOrgFiles} from './watch/org-watcher.ts'
 export {
   forTheCore,
+  type Reading,
   type SkillDocument,
   type SkillGraph,
   type SkillModule,

@@ -294,6 +294,16 @@ describe('sandbox rules for skills', () => {
     ])
   })
 
+  it('refuses a capability written so that it grants nothing, at its line', async () => {
+    const dir = project({'org/skills/runner.org': skill('#+CAPABILITIES: shell read:\n#+CAPABILITIES: read:.passepartout')})
+    expect((await check(dir)).messages).toEqual([
+      expect.stringMatching(/^org\/skills\/runner\.org:2:1: error: 'read:' grants nothing: read: names no folder.*\[sandbox\/invalid-grant\]$/),
+      expect.stringMatching(
+        /^org\/skills\/runner\.org:3:1: error: 'read:\.passepartout' grants nothing: no skill reads the project's state.*\[sandbox\/invalid-grant\]$/,
+      ),
+    ])
+  })
+
   it('does not hold core documents to the rules', async () => {
     const dir = project({'org/core/runner.org': skill('')})
     expect((await check(dir)).messages).toEqual([])

@@ -313,10 +313,19 @@ describe('the API', () => {
     expect(messages("eval('1')\nfetch('x')")).toEqual(["skill 'runner' uses eval without the 'eval' capability", "skill 'runner' uses the network (fetch) without the 'net' capability"])
   })
 
-  it('reads #+CAPABILITIES: values in any case, separated by spaces or commas', () => {
-    expect(parseCapabilities('Shell, fs  NET')).toEqual({granted: ['shell', 'fs', 'net'], unknown: []})
-    expect(parseCapabilities('threads,eval teleport Native')).toEqual({granted: ['threads', 'eval', 'native'], unknown: ['teleport']})
-    expect(parseCapabilities('')).toEqual({granted: [], unknown: []})
+  const none = {granted: [], reads: [], unknown: [], invalid: []}
+  it.each([
+    ['Shell, fs  NET', {granted: ['shell', 'fs', 'net']}],
+    ['threads,eval teleport Native', {granted: ['threads', 'eval', 'native'], unknown: ['teleport']}],
+    ['', {}],
+    ['read', {granted: ['read'], reads: ['.']}],
+    ['READ:notes read:~/recipes,read:/srv/data read:notes', {granted: ['read'], reads: ['notes', '~/recipes', '/srv/data']}],
+    ['read read:notes', {granted: ['read'], reads: ['.', 'notes']}],
+    ['read:', {invalid: [{word: 'read:', why: 'read: names no folder (a bare read is the project)'}]}],
+    ['fs:notes net', {granted: ['net'], invalid: [{word: 'fs:notes', why: "only read names what it reaches: 'fs' takes no folder"}]}],
+    ['teleport:x', {unknown: ['teleport:x']}],
+  ])('reads #+CAPABILITIES: %j', (value, grants) => {
+    expect(parseCapabilities(value)).toEqual({...none, ...grants})
   })
 })
 

@@ -1,11 +1,12 @@
 /**
  * What a skill's Org document may grant its code with `#+CAPABILITIES:` lines
- * (`#+CAPABILITIES: shell fs net`), and which of Node's modules each grants.
+ * (`#+CAPABILITIES: shell fs net read:notes`), and which of Node's modules each grants.
  * The sandbox rules (sandbox.ts) hold a skill's code to this at check time;
  * the skill host (org/core/endowments.org) gives a compartment exactly this
  * at run time.
  */
 import {builtinModules} from 'node:module'
+import {grantedFolder, neverReadable, type Places} from './reading.ts'
 
 export const CAPABILITIES = {
   shell: 'run programs (child_process)',
@@ -13,7 +14,8 @@ export const CAPABILITIES = {
   eval: 'evaluate code (eval, new Function, import() or require() of a computed name)',
   native:
     'reach into the runtime: process, and every module of Node not listed for another capability (vm, inspector, v8, module, os, crypto, …)',
-  fs: 'write, move and delete files (fs, fs/promises; reading needs nothing)',
+  fs: 'write, move and delete files (fs, fs/promises)',
+  read: "read files beyond the skill's own document and what it tangles: `read` the project, `read:FOLDER` a folder",
   net: 'use the network (fetch, WebSocket, net, http, https, http2, dgram, tls, dns)',
   memory:
     "read and write memory objects in the skill's own scope, read the shared scope and the sessions' conversations (through the core)",
@@ -21,23 +23,59 @@ export const CAPABILITIES = {
 
 export type Capability = keyof typeof CAPABILITIES
 
-/** The capabilities one `#+CAPABILITIES:` value grants (names separated by spaces or commas, any case), and the names that grant nothing. */
-export function parseCapabilities(value: string): {granted: Capability[]; unknown: string[]} {
-  const granted: Capability[] = []
-  const unknown: string[] = []
-  for (const name of value.split(/[\s,]+/)) {
-    if (name === '') continue
-    const capability = name.toLowerCase()
-    if (Object.hasOwn(CAPABILITIES, capability)) granted.push(capability as Capability)
-    else unknown.push(name)
+/** What `#+CAPABILITIES:` values grant. */
+export interface Grants {
+  granted: Capability[]
+  /** The folders `read` grants, as written: `.` for a bare `read` (the project), else what follows `read:`. */
+  reads: string[]
+  /** Names that grant nothing. */
+  unknown: string[]
+  /** Words that name a capability but cannot grant as written, each with why. */
+  invalid: {word: string; why: string}[]
+}
+
+/**
+ * The capabilities one `#+CAPABILITIES:` value grants: names separated by spaces or commas, any case; `read` alone
+ * (the project) or with a folder (`read:notes`, `read:~/recipes`, `read:/srv/data`), the one capability that names
+ * what it reaches. A folder's name has no space nor comma in it.
+ */
+export function parseCapabilities(value: string): Grants {
+  const grants: Grants = {granted: [], reads: [], unknown: [], invalid: []}
+  for (const word of value.split(/[\s,]+/)) {
+    if (word === '') continue
+    const colon = word.indexOf(':')
+    const name = (colon === -1 ? word : word.slice(0, colon)).toLowerCase()
+    if (!Object.hasOwn(CAPABILITIES, name)) {
+      grants.unknown.push(word)
+      continue
+    }
+    if (colon !== -1 && name !== 'read') {
+      grants.invalid.push({word, why: `only read names what it reaches: '${name}' takes no folder`})
+      continue
+    }
+    const folder = colon === -1 ? (name === 'read' ? '.' : undefined) : word.slice(colon + 1)
+    if (folder === '') {
+      grants.invalid.push({word, why: 'read: names no folder (a bare read is the project)'})
+      continue
+    }
+    if (!grants.granted.includes(name as Capability)) grants.granted.push(name as Capability)
+    if (folder !== undefined && !grants.reads.includes(folder)) grants.reads.push(folder)
   }
-  return {granted, unknown}
+  return grants
+}
+
+/** The `read:` folders of READS (as written) that lie where no skill reads, each as its word and why. */
+export function unreadableGrants(reads: readonly string[], places: Places): {word: string; why: string}[] {
+  return reads.flatMap((folder) => {
+    const never = neverReadable(grantedFolder(folder, places), places)
+    return never === undefined ? [] : [{word: `read:${folder}`, why: `no skill reads ${never}`}]
+  })
 }
 
 /**
  * Node's modules a skill loads without a capability: pure helpers, and `fs`
- * for reading (without `fs`, the skill host's `fs` only reads; the rules
- * report each write).
+ * for reading (without `fs`, the skill host's `fs` only reads, and only what
+ * the skill may read: reading.ts; the rules report each write).
  */
 export const FREE_MODULES: ReadonlySet<string> = new Set([
   'path',

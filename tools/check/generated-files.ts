@@ -8,15 +8,16 @@
  * needs mapping (the tangle keeps no plan, and the cache answers for the
  * documents it did not read).
  */
+import os from 'node:os'
 import path from 'node:path'
 import type {ts} from 'ts-morph'
 import {type Diagnostic, diagnostic} from '../diagnostics.ts'
-import {typescriptProblem, unknownCapability} from '../messages/check.ts'
+import {invalidGrant, typescriptProblem, unknownCapability} from '../messages/check.ts'
 import type {DocumentMeta} from '../org/document-meta.ts'
 import {planFile} from '../tangle/run-document.ts'
 import type {DocumentOutcome} from '../tangle/tangle.ts'
 import {isInside, skillsFolder} from '../project.ts'
-import {CAPABILITIES, type Capability, parseCapabilities} from './capabilities.ts'
+import {CAPABILITIES, type Capability, parseCapabilities, unreadableGrants} from './capabilities.ts'
 import {isTypeScript, type TsProblem} from './checker.ts'
 import {OriginMap} from './origin-map.ts'
 import type * as SandboxRules from './sandbox.ts'
@@ -145,11 +146,14 @@ export class GeneratedFiles {
   private skillOf(meta: DocumentMeta, out: Diagnostic[]): SkillGrant | undefined {
     if (!this.project || !isInside(meta.path, skillsFolder(this.project))) return undefined
     const granted = new Set<Capability>()
+    const places = {root: this.project, home: os.homedir()}
     for (const line of meta.capabilities) {
       const parsed = parseCapabilities(line.value)
       for (const capability of parsed.granted) granted.add(capability)
       for (const name of parsed.unknown)
         out.push(diagnostic(meta.path, unknownCapability(name, Object.keys(CAPABILITIES)), line.position))
+      for (const {word, why} of [...parsed.invalid, ...unreadableGrants(parsed.reads, places)])
+        out.push(diagnostic(meta.path, invalidGrant(word, why), line.position))
     }
     return {name: path.basename(meta.path, '.org'), granted}
   }

@@ -24,10 +24,19 @@ export function unknownCapability(name: string, capabilities: readonly string[])
   }
 }
 
+/** `#+CAPABILITIES:` names WORD, a capability that cannot grant as written, for WHY. */
+export function invalidGrant(word: string, why: string): Message {
+  return {
+    ruleId: 'sandbox/invalid-grant',
+    reason: `'${word}' grants nothing: ${why}`,
+    expected: ['read alone grants the project, read:FOLDER a folder (relative to the project, ~/…, or absolute)'],
+  }
+}
+
 /** The sandbox rules a skill's code can break (`check/sandbox.ts` finds where). */
 export type SandboxRuleId = Exclude<
   Extract<RuleId, `sandbox/${string}`>,
-  'sandbox/unknown-capability' | 'sandbox/tangle-target'
+  'sandbox/unknown-capability' | 'sandbox/invalid-grant' | 'sandbox/tangle-target' | 'sandbox/read'
 >
 
 const USES: Record<SandboxRuleId, (what: string) => string> = {

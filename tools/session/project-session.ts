@@ -219,7 +219,7 @@ export class ProjectSession {
     const plan =
       kept && stamp !== undefined && kept.stamp === stamp ? kept.plan : planFile(file, this.allowOutside, disk)
     this.keepPlan(file, plan, stamp)
-    const document = await skillDocumentOf(plan, disk, this.verdicts)
+    const document = await skillDocumentOf(plan, this.options.project ?? path.dirname(file), disk, this.verdicts)
     this.verdicts?.save()
     const problems = this.checked.get(file)
     if (document.blocked || !problems) return document

@@ -7,8 +7,9 @@
  * Three things stop a document before its code runs: the tangler's errors (the
  * document is `failed`), the document graph's (a cycle, an unknown dependency:
  * `failed`), and the sandbox rules (`sandbox-blocked`: it tangles where a skill
- * may not, or its code uses a capability its `#+CAPABILITIES:` lines do not
- * grant). Each comes with its Org position.
+ * may not, its code uses a capability its `#+CAPABILITIES:` lines do not
+ * grant, or a line grants a capability so that it grants nothing: a `read:`
+ * folder where no skill reads). Each comes with its Org position.
  *
  * The core is stricter than Org about one warning: a `#+begin_src` with no
  * `#+end_src`. Org reads that block as text and tangles nothing from it, so the
@@ -16,15 +17,18 @@
  * skill without its gate, and said so only as a warning). For the core it is an
  * error (`forTheCore`); `tangle` and `check` keep Emacs's reading.
  */
+import os from 'node:os'
 import path from 'node:path'
-import {type Capability, parseCapabilities} from '../check/capabilities.ts'
+import {type Capability, parseCapabilities, unreadableGrants} from '../check/capabilities.ts'
 import {isTypeScript} from '../check/checker.ts'
 import {OriginMap} from '../check/origin-map.ts'
 import type {SandboxVerdicts} from '../check/sandbox-verdicts.ts'
+import {grantedFolder, type Places} from '../check/reading.ts'
 import {mayViolate} from '../check/suspects.ts'
 import {debug} from '../debug.ts'
 import {type Diagnostic, diagnostic, isError} from '../diagnostics.ts'
 import {buildGraph, dependentsOf} from '../graph/document-graph.ts'
+import {invalidGrant} from '../messages/check.ts'
 import {unterminatedSkillBlock} from '../messages/skill.ts'
 import {type DependencyEntry, type DocumentMeta, documentMeta} from '../org/document-meta.ts'
 import type {DiskView} from '../tangle/disk.ts'
@@ -41,6 +45,17 @@ export interface SkillModule {
   lines: SourceText
 }
 
+/** What a skill's code may read (reading.ts says where none reads, whatever it may). */
+export interface Reading {
+  /** The project root: its state folder is read by no skill. */
+  root: string
+  /**
+   * The files and folders it may read, absolute: its own Org document and every file it tangles, and the folders
+   * its `read` grants name (the project for a bare `read`).
+   */
+  may: string[]
+}
+
 export interface SkillDocument {
   /** The file name without `.org`: the name its exports are published under. */
   name: string
@@ -49,6 +64,8 @@ export interface SkillDocument {
   meta: DocumentMeta
   /** What its `#+CAPABILITIES:` lines grant. */
   capabilities: Capability[]
+  /** What its code may read. */
+  reading: Reading
   modules: SkillModule[]
   /** Why it must not load, each at its Org position; empty when it may. */
   problems: Diagnostic[]
@@ -66,6 +83,7 @@ const log = debug('sandbox')
  */
 export async function skillDocumentOf(
   plan: DocumentPlan,
+  root: string,
   disk: DiskView,
   verdicts?: SandboxVerdicts,
 ): Promise<SkillDocument> {
@@ -76,14 +94,46 @@ export async function skillDocumentOf(
   const modules = plan.targets
     .filter((target) => isTypeScript(target.path) && !TEST_FILE.test(target.path))
     .map((target) => ({path: target.path, code: target.content, lines: target.lines}))
-  const capabilities = [...new Set(meta.capabilities.flatMap((line) => parseCapabilities(line.value).granted))]
-  const document: SkillDocument = {name, path: plan.path, meta, capabilities, modules, problems: [], blocked: undefined}
+  const {capabilities, folders, invalid} = grantsOf(meta, {root, home: os.homedir()})
+  const may = [plan.path, ...plan.targets.map((target) => target.path), ...folders]
+  const document: SkillDocument = {
+    name,
+    path: plan.path,
+    meta,
+    capabilities,
+    reading: {root, may},
+    modules,
+    problems: [],
+    blocked: undefined,
+  }
   const errors = plan.diagnostics.map(forTheCore).filter(isError)
   if (plan.failed || errors.length > 0) return {...document, problems: errors, blocked: 'failed'}
-  const refused = skillTargetProblems(plan, disk)
+  const refused = [...skillTargetProblems(plan, disk), ...invalid]
   if (refused.length > 0) return {...document, problems: refused, blocked: 'sandbox-blocked'}
   const violations = await sandboxViolations(document, verdicts)
   return violations.length > 0 ? {...document, problems: violations, blocked: 'sandbox-blocked'} : document
+}
+
+/**
+ * What META's `#+CAPABILITIES:` lines grant: the capabilities, the absolute folders `read` names, and a problem at
+ * its line for each capability written so that it grants nothing (the skill does not load: it would run with less
+ * than its document says).
+ */
+function grantsOf(
+  meta: DocumentMeta,
+  places: Places,
+): {capabilities: Capability[]; folders: string[]; invalid: Diagnostic[]} {
+  const capabilities = new Set<Capability>()
+  const folders = new Set<string>()
+  const invalid: Diagnostic[] = []
+  for (const line of meta.capabilities) {
+    const grants = parseCapabilities(line.value)
+    for (const capability of grants.granted) capabilities.add(capability)
+    for (const folder of grants.reads) folders.add(grantedFolder(folder, places))
+    for (const {word, why} of [...grants.invalid, ...unreadableGrants(grants.reads, places)])
+      invalid.push(diagnostic(meta.path, invalidGrant(word, why), line.position))
+  }
+  return {capabilities: [...capabilities], folders: [...folders], invalid}
 }
 
 /** MESSAGE, a problem of a skill document, as the core takes it: an unterminated block is an error there. */
