@@ -10,7 +10,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import * as esbuild from 'esbuild'
-import {describe, expect, it} from 'vitest'
+import {afterEach, describe, expect, it} from 'vitest'
 import {ProjectSession} from '../../tools/session/project-session.ts'
 import {DEFAULT_COMPILER_OPTIONS} from '../../tools/check/checker.ts'
 import {NativeChecker, parseOutput} from '../../tools/check/native-checker.ts'
@@ -40,8 +40,15 @@ function project(files: Record<string, string>): string {
 
 const org = (...lines: string[]) => `${lines.join('\n')}\n`
 
+/** The sessions the tests checked with: their warm type checkers' threads end after each test. */
+const sessions: ProjectSession[] = []
+afterEach(async () => {
+  for (const session of sessions.splice(0)) await session.close()
+})
+
 /** Check the project's org/ folder; the messages as printed, relative to the project. */
 async function check(dir: string, session = new ProjectSession({project: dir})) {
+  sessions.push(session)
   const report = await session.check(listOrgFiles(path.join(dir, 'org')))
   return {report, messages: report.diagnostics.map((message) => formatDiagnostic(message, dir)), session}
 }

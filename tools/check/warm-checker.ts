@@ -86,10 +86,6 @@ export class WarmChecker {
     return moduleNamesOf(file.compilerNode, this.project.getCompilerOptions())
   }
 
-  syntaxOf(file: string): ts.SourceFile | undefined {
-    return this.project.getSourceFile(file)?.compilerNode
-  }
-
   /** Whether FILE is in the program. */
   holds(file: string): boolean {
     return this.project.getSourceFile(file) !== undefined
@@ -101,6 +97,22 @@ export class WarmChecker {
     for (const file of files) for (const importer of this.index.importersOf(file)) found.add(importer)
     for (const file of files) found.delete(file)
     return [...found].sort()
+  }
+
+  /**
+   * Read TOUCHED again and check them with the files that import them directly: the files checked, and what was
+   * found. A change that reaches further (an inferred type that flows through an importer to its own importers) is
+   * caught by the next whole check.
+   */
+  recheck(touched: readonly string[]): {checked: string[]; problems: TsProblem[]} {
+    // The importers of a file that goes away are known only before it goes.
+    const importers = this.directImportersOf(touched)
+    this.update(touched)
+    const kept = touched.filter((file) => this.holds(file))
+    const checked = [...new Set([...kept, ...importers, ...this.directImportersOf(kept)])].filter((file) =>
+      this.holds(file),
+    )
+    return {checked, problems: this.check(checked)}
   }
 
   /** Syntax and type problems of FILES; with `program`, also the configuration's and the program's own. */

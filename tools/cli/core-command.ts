@@ -109,7 +109,8 @@ const LINKS = process.execArgv.includes('--preserve-symlinks') ? ['--preserve-sy
 
 /**
  * V8 grows a process's young generation up to 16 MB a half as it allocates, and keeps it: the type checker's warm-up
- * (warm-checker.ts) grew the core's to its full 32 MB, which then stood empty while the core ran. Capped at 4 MB a
+ * (warm-checker.ts, since moved to a thread of its own, whose heap the flag bounds as well) grew the core's to its
+ * full 32 MB, which then stood empty while the core ran. Capped at 4 MB a
  * half, a watching core on the shipped skills was 22-25 MB smaller (287-288 MB resident against 310-312). A save
  * was applied as fast (16 runs of 40 saves of a skill among 10, interleaved on a loaded machine: p50 52 ms and p95
  * 93-94 ms on average, either way) and the warm-up of this repository's program took 12% more CPU. At 2 MB the

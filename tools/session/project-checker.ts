@@ -12,7 +12,6 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import type {ts} from 'ts-morph'
 import {isTypeScript, type TsProblem} from '../check/checker.ts'
 import {GeneratedFiles} from '../check/generated-files.ts'
 import {CheckMemory, type Snapshot} from '../check/check-memory.ts'
@@ -21,7 +20,7 @@ import {NativeChecker, type NativeCompiler, nativeCompiler, nativeWorkDir} from 
 import type {ProgramCheck} from '../check/native-checker.ts'
 import type {SandboxVerdicts} from '../check/sandbox-verdicts.ts'
 import {suspectText} from '../check/suspects.ts'
-import type {WarmChecker} from '../check/warm-checker.ts'
+import type {WarmProgram} from '../check/warm-program.ts'
 import {debug} from '../debug.ts'
 import {type Diagnostic, diagnostic, isError} from '../diagnostics.ts'
 import {buildGraph} from '../graph/document-graph.ts'
@@ -81,7 +80,8 @@ export class ProjectChecker {
   private graphDiagnostics: Diagnostic[] | undefined
   private readonly tsconfig: string | undefined
   private readonly native: NativeChecker | undefined
-  private warm: WarmChecker | undefined
+  /** The warm program of the re-checks, in a thread of its own (warm-program.ts), once one was asked for. */
+  private warm: Promise<WarmProgram> | undefined
 
   constructor(private readonly options: CheckerOptions) {
     this.generated = new GeneratedFiles(options.project, options.allowOutside)
@@ -105,7 +105,13 @@ export class ProjectChecker {
     const early = guess && !memory?.recall(guess) ? this.compile(guess, memory, abandon.signal) : undefined
     early?.check.catch(() => {})
     const {report, extra, touched} = this.record(await tangle())
-    this.warm?.update(touched.filter((file) => this.warm!.holds(file) || !this.isDeferred(file)))
+    if (this.warm) {
+      const [files, deferred] = [
+        touched.filter((file) => !this.isDeferred(file)),
+        touched.filter((file) => this.isDeferred(file)),
+      ]
+      await (await this.warm).ask({type: 'update', files, ifHeld: deferred})
+    }
     const roots = this.generated.all()
     const grants = this.generated.grants(roots)
     const recalled = memory?.recall(roots, grants)
@@ -125,7 +131,11 @@ export class ProjectChecker {
     else {
       checker = 'warm'
       // A new warm program loads every generated file; one already warm was updated above.
-      compilation = {check: this.warmChecker().then((warm) => ({problems: warm.checkProgram(), read: []}))}
+      compilation = {
+        check: this.warmProgram()
+          .then((warm) => warm.ask({type: 'check-program'}))
+          .then((problems) => ({problems, read: []})),
+      }
     }
     // While the compiler runs in its own process, hold the skills to their capabilities here.
     const skills = roots.filter((file) => this.generated.isSkill(file))
@@ -155,23 +165,14 @@ export class ProjectChecker {
    * importers) is caught by the next `check`.
    */
   async recheck(tangle: () => Promise<TangleReport>): Promise<CheckReport> {
-    const warm = await this.warmChecker()
+    const warm = await this.warmProgram()
     const started = performance.now()
     const {report, extra, touched} = this.record(await tangle())
     log?.(`tangled ${report.documents.length} changed documents`)
-    // The importers of a file that goes away are known only before it goes.
-    const importers = warm.directImportersOf(touched)
-    warm.update(touched)
-    const kept = touched.filter((file) => warm.holds(file))
-    const checked = [...new Set([...kept, ...importers, ...warm.directImportersOf(kept)])].filter((file) =>
-      warm.holds(file),
-    )
-    log?.(`program updated; checking ${checked.length} files`)
-    const sandbox = await this.sandbox(
-      checked.filter((file) => this.generated.isSkill(file)),
-      (file) => warm.syntaxOf(file),
-    )
-    const diagnostics = [...report.diagnostics, ...extra, ...this.map(warm.check(checked)), ...sandbox]
+    const {checked, problems} = await warm.ask({type: 'recheck', files: touched})
+    log?.(`program updated; checked ${checked.length} files`)
+    const sandbox = await this.sandbox(checked.filter((file) => this.generated.isSkill(file)))
+    const diagnostics = [...report.diagnostics, ...extra, ...this.map(problems), ...sandbox]
     log?.('checked')
     const elapsedMs = performance.now() - started
     return {tangle: report, diagnostics, checkedFiles: checked.length, checker: 'warm', remembered: false, elapsedMs}
@@ -179,9 +180,15 @@ export class ProjectChecker {
 
   /** Load every generated file into the warm program and check one, so that the first `recheck` after a save is as fast as the next. */
   async warmUp(): Promise<void> {
-    const warm = await this.warmChecker()
-    warm.update(this.warmRoots())
-    warm.prime()
+    await (await this.warmProgram()).ask({type: 'prime'})
+  }
+
+  /** End the warm program's thread, when there is one. */
+  async close(): Promise<void> {
+    await this.warm?.then(
+      (warm) => warm.close(),
+      () => {},
+    )
   }
 
   /** The generated files the warm program starts from: all but those of the deferred documents (`deferred`). */
@@ -247,13 +254,14 @@ export class ProjectChecker {
     }
   }
 
-  private async warmChecker(): Promise<WarmChecker> {
-    if (!this.warm) {
-      // Loaded on demand: a one-shot check with the native compiler never pays for ts-morph's program.
-      const {WarmChecker} = await import('../check/warm-checker.ts')
-      this.warm = new WarmChecker(this.tsconfig)
-      this.warm.update(this.warmRoots())
-    }
+  /** The warm program, started with every generated file but the deferred documents' on the first call. */
+  private warmProgram(): Promise<WarmProgram> {
+    // Loaded on demand: a one-shot check with the native compiler never pays for ts-morph's program, nor its thread.
+    this.warm ??= import('../check/warm-program.ts').then(async ({WarmProgram}) => {
+      const warm = await WarmProgram.start(this.tsconfig)
+      await warm.ask({type: 'update', files: this.warmRoots(), ifHeld: []})
+      return warm
+    })
     return this.warm
   }
 
@@ -264,13 +272,10 @@ export class ProjectChecker {
 
   /**
    * The sandbox diagnostics of the skill FILES whose text may hold a violation and whose clean verdict is not
-   * remembered, with their syntax trees from SYNTAX_OF or parsed from that text. The rules (and TypeScript's
-   * parser) are loaded only when some file needs them; a file they find clean is remembered.
+   * remembered, their syntax trees parsed from that text (a skill's module is small: milliseconds). The rules (and
+   * TypeScript's parser) are loaded only when some file needs them; a file they find clean is remembered.
    */
-  private async sandbox(
-    files: readonly string[],
-    syntaxOf?: (file: string) => ts.SourceFile | undefined,
-  ): Promise<Diagnostic[]> {
+  private async sandbox(files: readonly string[]): Promise<Diagnostic[]> {
     const {verdicts} = this.options
     const suspects = files
       .map((file) => ({file, text: suspectText(file), granted: this.generated.grantedTo(file) ?? new Set()}))
@@ -280,7 +285,7 @@ export class ProjectChecker {
     if (suspects.length === 0) return []
     const rules = await import('../check/sandbox.ts')
     const diagnostics = suspects.flatMap(({file, text, granted}) => {
-      const source = syntaxOf ? syntaxOf(file) : rules.parse(file, text!)
+      const source = rules.parse(file, text!)
       const found = source ? this.generated.sandboxDiagnostics(file, source, rules) : []
       if (source && found.length === 0) verdicts?.rememberClean(file, text!, granted)
       return found

@@ -170,6 +170,11 @@ export class ProjectSession {
     await (await this.typeChecker()).warmUp()
   }
 
+  /** End what the session runs beside its caller: the warm type checker's thread, once there is one. */
+  async close(): Promise<void> {
+    if (this.checker) await (await this.checker).close()
+  }
+
   /**
    * The document graph of FILES: what each declares, from the tangle cache when it answers for a document,
    * else read (the reader only: nothing is planned or written).
