@@ -200,7 +200,8 @@ export const COMMANDS = {
     operands: {kind: 'text'},
     summary:
       "start a turn with TEXT in a core of its own: print the model's words as they come, each step (the action, " +
-      'its gates, any approval it waits for), then the answer and the session; exit 1 when no backend answered',
+      'its gates, any approval it waits for), then the answer and the session; exit status: how the turn ended ' +
+      '(0 answered, 1 failed, 3 blocked, 4 at a limit, 5 waiting for approval, 130 cancelled)',
     options: ['session', 'model', 'json', ...ORG_OUTPUT],
     runs: 'one-shot',
   },
@@ -236,7 +237,7 @@ export const COMMANDS = {
     operands: {kind: 'text'},
     summary:
       "send TEXT to the core that passepartout run keeps running on the project, as a turn: print the model's " +
-      'words as they come, each step, then the answer and the session; Ctrl-C cancels the turn',
+      'words as they come, each step, then the answer and the session; Ctrl-C cancels the turn; exit status as ask',
     options: ['session', 'model', 'json', ...ORG_OUTPUT],
     runs: 'client',
   },
