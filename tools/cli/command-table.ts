@@ -132,8 +132,8 @@ export type Operands =
 
 /**
  * Which process runs a command: the toolchain itself (no core), a core started for this one command and
- * closed after it, a client of the core `run` keeps running (approve and deny start a core of their own when
- * none runs), or the server: the core that keeps running, supervised by the command line.
+ * closed after it, a client of the core `run` keeps running (ask, approve and deny start a core of their own
+ * when none runs), or the server: the core that keeps running, supervised by the command line.
  */
 export type Runs = 'toolchain' | 'one-shot' | 'client' | 'server'
 
@@ -199,11 +199,12 @@ export const COMMANDS = {
   ask: {
     operands: {kind: 'text'},
     summary:
-      "start a turn with TEXT in a core of its own: print the model's words as they come, each step (the action, " +
-      'its gates, any approval it waits for), then the answer and the session; exit status: how the turn ended ' +
-      '(0 answered, 1 failed, 3 blocked, 4 at a limit, 5 waiting for approval, 130 cancelled)',
+      'start a turn with TEXT in the running core, or in a core of its own when none runs: print the ' +
+      "model's words as they come, each step (the action, its gates, any approval it waits for), then the answer " +
+      'and the session; exit status: how the turn ended (0 answered, 1 failed, 3 blocked, 4 at a limit, 5 ' +
+      'waiting for approval, 130 cancelled)',
     options: ['session', 'model', 'json', ...ORG_OUTPUT],
-    runs: 'one-shot',
+    runs: 'client',
   },
   approve: {
     operands: {kind: 'approval-id'},
