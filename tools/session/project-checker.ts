@@ -45,6 +45,8 @@ export interface CheckReport {
   /** Whether the answer is the last clean check's, nothing it came from having changed since (check-memory.ts). */
   remembered: boolean
   elapsedMs: number
+  /** The documents of a re-check that do not check, whose files were left as they were (project-session.ts). */
+  keptOut?: string[]
 }
 
 export interface CheckerOptions {
@@ -175,6 +177,11 @@ export class ProjectChecker {
     log?.('checked')
     const elapsedMs = performance.now() - started
     return {tangle: report, diagnostics, checkedFiles: checked.length, checker: 'warm', remembered: false, elapsedMs}
+  }
+
+  /** FILES are not what the last re-check tangled any more (they were put back as they were): the program reads them again. */
+  reread(files: readonly string[]): void {
+    this.warm?.update(files)
   }
 
   /** Load every generated file into the warm program and check one, so that the first `recheck` after a save is as fast as the next. */
