@@ -31,6 +31,7 @@ const VALUES: Partial<Record<OptionName, string>> = {
   session: 'notes',
   resume: 'notes',
   model: 'local/llama3.2',
+  page: '2',
 }
 
 /** OPTION as written on COMMAND's line; `--host` comes with the port it needs, where a port is taken. */
@@ -90,6 +91,14 @@ describe('the command table', () => {
     expect(refusal(['ask', ' '])).toBe('the text to send is missing: passepartout ask "what is on my list?"')
     expect(refusal(['deny'])).toBe('one approval id is expected (ask and send print it), not 0')
     expect(refusal(['fire'])).toBe("one skill's name is expected (status lists those with a schedule), not 0")
+    const whole = 'approvals lists them, or shows one whole: passepartout approvals show ID'
+    expect([refusal(['approvals', 'x']), refusal(['approvals', 'show']), refusal(['approvals', 'show', 'a'])]).toEqual([
+      whole,
+      whole,
+      undefined,
+    ])
+    expect(refusal(['approvals', '--page=0'])).toBe('--page takes a page number from 1, or all, not "0"')
+    expect(refusal(['approvals', '--page=all'])).toBeUndefined()
     const running = 'chat asks the core that runs on the project of the working folder'
     expect(refusal(['chat', 'now'])).toBe(`unexpected argument "now": ${running}`)
     const settings = "doctor reads the project's skill documents and settings"

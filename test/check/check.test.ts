@@ -370,6 +370,20 @@ describe('a warm re-check', () => {
     expect(after.diagnostics.map((message) => formatDiagnostic(message, dir))).toEqual([
       "org/user.org:3:14: error TS2322: Type 'string' is not assignable to type 'number'. [ts]",
     ])
+    // A save that does not check leaves what its document wrote as it was; the other document's stays written.
+    expect(after.keptOut).toEqual([path.join(dir, 'org/user.org')])
+    expect(fs.readFileSync(path.join(dir, 'org/user.ts'), 'utf8')).toBe('export const total: number = 1\n')
+    expect(fs.existsSync(path.join(dir, 'org/extra.ts'))).toBe(true)
+    fs.writeFileSync(
+      path.join(dir, 'org/user.org'),
+      org(
+        '#+begin_src typescript :tangle user.ts',
+        "import {extra} from './extra.ts'",
+        'export const total: string = extra',
+        '#+end_src',
+      ),
+    )
+    expect((await session.recheck([path.join(dir, 'org/user.org')])).diagnostics).toEqual([])
     fs.writeFileSync(
       path.join(dir, 'org/extra.org'),
       org('#+begin_src typescript :tangle extra2.ts', 'export const extra = 2', '#+end_src'),

@@ -3,7 +3,7 @@
  * start, again after each save (type errors included), keeps the last good
  * output when a document breaks, and stops cleanly on SIGTERM.
  */
-import {spawn} from 'node:child_process'
+import {spawn, spawnSync} from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -111,10 +111,41 @@ it('survives a save it cannot write, waits for its folder when the folder is del
     fs.rmSync(path.join(dir, 'org'), {recursive: true})
     await until(() => output.stdout.includes('org/doc.org removed'), 'the removal of the folder reported')
     fs.mkdirSync(path.join(dir, 'org'))
-    fs.writeFileSync(path.join(dir, 'org/back.org'), block('back.ts', 'back'))
-    await until(tangled('back.ts', 'back\n'), 'the document of the folder made again tangled')
-    fs.writeFileSync(path.join(dir, 'org/back.org'), block('back.ts', 'again'))
-    await until(tangled('back.ts', 'again\n'), 'its next save tangled')
+    // Code that checks: a save that does not would leave the last good output in place (the next test).
+    fs.writeFileSync(path.join(dir, 'org/back.org'), block('back.ts', 'export const back = 1'))
+    await until(tangled('back.ts', 'export const back = 1\n'), 'the document of the folder made again tangled')
+    fs.writeFileSync(path.join(dir, 'org/back.org'), block('back.ts', 'export const back = 2'))
+    await until(tangled('back.ts', 'export const back = 2\n'), 'its next save tangled')
+  } finally {
+    status = await stop()
+  }
+  expect(status).toBe(0)
+})
+
+it('leaves the files a save writes as they were when the save does not check, and says so', async () => {
+  const dir = projectWithOneDocument()
+  const good = block('typed.ts', 'export const n: number = 1')
+  fs.writeFileSync(path.join(dir, 'org/typed.org'), good)
+  const {output, until, stop} = watching(dir)
+  const read = (file: string) => fs.readFileSync(path.join(dir, 'org', file), 'utf8')
+  let status: number | null
+  try {
+    await until(() => output.stdout.includes('watching org for changes'), 'its first check')
+    expect(read('typed.ts')).toBe('export const n: number = 1\n')
+    // A type error, and a file the save would add: neither reaches the disk.
+    const broken = `${block('typed.ts', "export const n: number = 'one'")}${block('extra.ts', 'export const e = 1')}`
+    fs.writeFileSync(path.join(dir, 'org/typed.org'), broken)
+    await until(() => /^org\/typed\.org:2:14: error TS2322: /m.test(output.stderr), 'the type error')
+    expect(read('typed.ts')).toBe('export const n: number = 1\n')
+    await until(() => output.stdout.includes('org/typed.org: its last good output stays'), 'the save kept out')
+    expect(fs.existsSync(path.join(dir, 'org/extra.ts'))).toBe(false)
+    // The document is not taken for tangled: a tangle would write it (the cache is not fooled).
+    const dry = spawnSync(cli, ['tangle', '--dry-run', 'org/typed.org'], {cwd: dir, encoding: 'utf8'})
+    expect(dry.stdout).toMatch(/^would write org\/typed\.ts /m)
+    // Mended, it is written, and nothing calls the file put back a hand edit.
+    fs.writeFileSync(path.join(dir, 'org/typed.org'), block('typed.ts', 'export const n: number = 3'))
+    await until(() => read('typed.ts') === 'export const n: number = 3\n', 'the mended save written')
+    expect(output.stderr).not.toContain('tangle/overwrites-edit')
   } finally {
     status = await stop()
   }

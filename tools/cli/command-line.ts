@@ -109,6 +109,9 @@ function checkOperands(command: CommandName, operands: readonly string[]): void 
         throw new UsageError(`one approval id is expected (ask and send print it), not ${operands.length}`, command)
       }
       return
+    case 'show-approval':
+      if (operands.length === 0 || (operands.length === 2 && operands[0] === 'show')) return
+      throw new UsageError(`${command} lists them, or shows one whole: passepartout ${command} show ID`, command)
     case 'skill':
       if (operands.length !== 1) {
         throw new UsageError(

@@ -13,6 +13,9 @@
 /** The most log lines `logs --lines` asks for: as many as the running core keeps (core.org's log book). */
 export const MAX_LOG_LINES = 1000
 
+/** How many approvals a page of `approvals` lists. */
+export const APPROVALS_PAGE = 20
+
 export interface OptionSpec {
   type: 'boolean' | 'string'
   /** The one-letter form (`-f`). */
@@ -109,7 +112,16 @@ export const OPTIONS = {
   resume: {
     type: 'string',
     value: 'NAME',
-    help: 'chat: take up the session NAME, or the last one used with a bare --resume',
+    help: 'chat: take up the session NAME, or with a bare --resume the last one you sent a message in',
+  },
+  page: {
+    type: 'string',
+    value: 'N',
+    help: `approvals: list the Nth page of ${APPROVALS_PAGE} instead of the first, or every page with --page=all`,
+    check: (value) =>
+      /^([1-9]\d{0,5}|all)$/.test(value)
+        ? undefined
+        : `--page takes a page number from 1, or all, not ${JSON.stringify(value)}`,
   },
   help: {type: 'boolean', short: 'h', everywhere: true, help: "show this help, or a command's"},
   version: {type: 'boolean', everywhere: true, help: 'print the version'},
@@ -120,20 +132,21 @@ export type OptionName = keyof typeof OPTIONS
 /**
  * What a command takes after its options, and so what its help shows and which count of them is a usage error:
  * nothing (SCOPE says what it works on instead), files and folders, a text to send (one word at least), one
- * approval id, one skill's name, or the command a help is about.
+ * approval id, nothing or `show ID` (one approval, whole), one skill's name, or the command a help is about.
  */
 export type Operands =
   | {kind: 'none'; scope: string}
   | {kind: 'paths'}
   | {kind: 'text'}
   | {kind: 'approval-id'}
+  | {kind: 'show-approval'}
   | {kind: 'skill'}
   | {kind: 'topic'}
 
 /**
  * Which process runs a command: the toolchain itself (no core), a core started for this one command and
- * closed after it, a client of the core `run` keeps running (approve and deny start a core of their own when
- * none runs), or the server: the core that keeps running, supervised by the command line.
+ * closed after it, a client of the core `run` keeps running (ask, approve and deny start a core of their own
+ * when none runs), or the server: the core that keeps running, supervised by the command line.
  */
 export type Runs = 'toolchain' | 'one-shot' | 'client' | 'server'
 
@@ -199,10 +212,12 @@ export const COMMANDS = {
   ask: {
     operands: {kind: 'text'},
     summary:
-      "start a turn with TEXT in a core of its own: print the model's words as they come, each step (the action, " +
-      'its gates, any approval it waits for), then the answer and the session; exit 1 when no backend answered',
+      'start a turn with TEXT in the running core, or in a core of its own when none runs: print the ' +
+      "model's words as they come, each step (the action, its gates, any approval it waits for), then the answer " +
+      'and the session; exit status: how the turn ended (0 answered, 1 failed, 3 blocked, 4 at a limit, 5 ' +
+      'waiting for approval, 130 cancelled)',
     options: ['session', 'model', 'json', ...ORG_OUTPUT],
-    runs: 'one-shot',
+    runs: 'client',
   },
   approve: {
     operands: {kind: 'approval-id'},
@@ -236,7 +251,7 @@ export const COMMANDS = {
     operands: {kind: 'text'},
     summary:
       "send TEXT to the core that passepartout run keeps running on the project, as a turn: print the model's " +
-      'words as they come, each step, then the answer and the session; Ctrl-C cancels the turn',
+      'words as they come, each step, then the answer and the session; Ctrl-C cancels the turn; exit status as ask',
     options: ['session', 'model', 'json', ...ORG_OUTPUT],
     runs: 'client',
   },
@@ -247,11 +262,12 @@ export const COMMANDS = {
     runs: 'client',
   },
   approvals: {
-    operands: RUNNING_CORE,
+    operands: {kind: 'show-approval'},
     summary:
       'the actions the running core holds for approval: what each would run, which gate asked and why, and until ' +
-      'when; then those started and not known to have finished',
-    options: ['json', ...ORG_OUTPUT],
+      `when; then those started and not known to have finished; ${APPROVALS_PAGE} a page, each action cut at 200 ` +
+      'characters; show ID: one whole',
+    options: ['page', 'json', ...ORG_OUTPUT],
     runs: 'client',
   },
   logs: {

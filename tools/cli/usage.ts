@@ -34,6 +34,7 @@ const OPERANDS: Record<Operands['kind'], string> = {
   paths: '[FILE|DIR ...]',
   text: 'TEXT',
   'approval-id': 'ID',
+  'show-approval': '[show ID]',
   skill: 'SKILL',
   topic: '[COMMAND]',
 }

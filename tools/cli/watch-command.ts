@@ -4,8 +4,9 @@
  * its Org line, type errors included. The first check is the whole program's;
  * after a save, the project session tangles the documents that changed and
  * re-checks their files and their importers on its warm program. A document
- * with errors writes nothing, so its last good output stays in place while its
- * author fixes it.
+ * with errors writes nothing (an Org error), or has what it wrote put back as
+ * it was (an error the check found, project-session.ts), so its last good
+ * output stays in place while its author fixes it; the watcher says so.
  */
 import fs from 'node:fs'
 import {displayPath, isError} from '../diagnostics.ts'
@@ -24,6 +25,10 @@ export async function runWatch(args: string[], flags: TangleFlags, context: Comm
   const print = (report: CheckReport) => {
     printDiagnostics(report.diagnostics, context)
     printPruned(report.tangle, false, context.cwd)
+    for (const document of report.keptOut ?? []) {
+      const name = printable(displayPath(document, context.cwd))
+      process.stdout.write(`${name}: its last good output stays (the save does not check)\n`)
+    }
     const errors = report.diagnostics.filter(isError).length
     const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
     process.stdout.write(`${summary(report.tangle, false)}\n`)

@@ -44,6 +44,8 @@ export interface CheckReport {
   /** Whether the answer is the last clean check's, nothing it came from having changed since (check-memory.ts). */
   remembered: boolean
   elapsedMs: number
+  /** The documents of a re-check that do not check, whose files were left as they were (project-session.ts). */
+  keptOut?: string[]
 }
 
 export interface CheckerOptions {
@@ -176,6 +178,11 @@ export class ProjectChecker {
     log?.('checked')
     const elapsedMs = performance.now() - started
     return {tangle: report, diagnostics, checkedFiles: checked.length, checker: 'warm', remembered: false, elapsedMs}
+  }
+
+  /** FILES are not what the last re-check tangled any more (they were put back as they were): the program reads them again. */
+  async reread(files: readonly string[]): Promise<void> {
+    await (await this.warm)?.ask({type: 'update', files: [...files], ifHeld: []})
   }
 
   /** Load every generated file into the warm program and check one, so that the first `recheck` after a save is as fast as the next. */

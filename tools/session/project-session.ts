@@ -12,7 +12,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import {type Diagnostic, diagnostic} from '../diagnostics.ts'
+import {type Diagnostic, diagnostic, isError} from '../diagnostics.ts'
 import {buildGraph, type DocumentGraph, withDependencies} from '../graph/document-graph.ts'
 import {readFailed} from '../messages/io.ts'
 import type {DocumentMeta} from '../org/document-meta.ts'
@@ -21,7 +21,7 @@ import {isInside, listOrgFiles, skillsFolder} from '../project.ts'
 import {TangleCache} from '../tangle/cache.ts'
 import {DiskView} from '../tangle/disk.ts'
 import type {DocumentPlan} from '../tangle/tangle-document.ts'
-import {type TangleReport, tangle} from '../tangle/tangle.ts'
+import {type Replaced, type TangleReport, tangle} from '../tangle/tangle.ts'
 import {hashOf, WrittenFiles} from '../tangle/written.ts'
 import type {CheckReport, ProjectChecker} from './project-checker.ts'
 import type {SkillDocument} from './skill-documents.ts'
@@ -108,11 +108,43 @@ export class ProjectSession {
 
   /**
    * Tangle the CHANGED documents again, whatever the cache says (it would only save reading them), and check
-   * their files and the files that import them, on the warm program.
+   * their files and the files that import them, on the warm program. A document that then has an error of its
+   * own leaves its files as they were before (`keptOut`): the last good output stays in place while its author
+   * fixes it, as it does for an Org error, which writes nothing.
    */
   async recheck(changed: readonly string[]): Promise<CheckReport> {
     const checker = await this.typeChecker()
-    return this.remember(await checker.recheck(() => this.tangleFiles(changed, {cache: false})))
+    const recorded = new Map(changed.map((document) => [document, this.written?.entriesOf(document)]))
+    const replaced = new Map<string, Replaced>()
+    const report = await checker.recheck(() => this.tangleFiles(changed, {cache: false, replaced}))
+    const keptOut = this.keepLastGood(report, replaced, recorded)
+    if (keptOut.files.length > 0) await checker.reread(keptOut.files)
+    return this.remember({...report, keptOut: keptOut.documents})
+  }
+
+  /**
+   * Put back what the documents of REPORT that have errors of their own wrote over (REPLACED), and their record
+   * of it (RECORDED, before the tangle), so that nothing takes the files put back for an edit; the cache forgets
+   * them, so that the next tangle writes them again rather than take them for tangled. Their paths, and the files
+   * put back.
+   */
+  private keepLastGood(
+    report: CheckReport,
+    replaced: ReadonlyMap<string, Replaced>,
+    recorded: ReadonlyMap<string, ReturnType<WrittenFiles['entriesOf']>>,
+  ): {documents: string[]; files: string[]} {
+    const broken = new Set(report.diagnostics.filter(isError).map((message) => message.file))
+    const documents = report.tangle.documents.filter(
+      (document) => broken.has(document.path) && document.targets.some((target) => replaced.has(target.path)),
+    )
+    const files = documents.flatMap((document) => putBack(document.targets, replaced))
+    for (const document of documents) {
+      this.written?.restore(document.path, recorded.get(document.path))
+      this.cache?.forget(document.path)
+    }
+    this.written?.save()
+    this.cache?.save()
+    return {documents: documents.map((document) => document.path), files}
   }
 
   /** Keep what REPORT says of each document's code: the problems of every document it tangled or found a problem in. */
@@ -267,7 +299,10 @@ export class ProjectSession {
   }
 
   /** Tangle FILES, keeping the plans of skill documents for the core. */
-  private async tangleFiles(files: readonly string[], request: {cache: boolean} & RunRequest): Promise<TangleReport> {
+  private async tangleFiles(
+    files: readonly string[],
+    request: {cache: boolean; replaced?: Map<string, Replaced>} & RunRequest,
+  ): Promise<TangleReport> {
     const report = await tangle({
       files: [...files],
       allowOutside: this.allowOutside,
@@ -278,6 +313,7 @@ export class ProjectSession {
       folders: request.folders,
       dryRun: request.dryRun,
       keepPlans: (document) => this.isSkill(document),
+      replaced: request.replaced,
     })
     for (const document of report.documents) {
       if (!document.plan) continue
@@ -309,6 +345,28 @@ export class ProjectSession {
     )
     return this.checker
   }
+}
+
+/**
+ * Put each of TARGETS back as REPLACED says it was (a file that was not there is removed), each written beside
+ * and renamed over it, so that a reader never sees half of one; the paths put back. Those REPLACED does not name
+ * were not changed.
+ */
+function putBack(targets: readonly {path: string}[], replaced: ReadonlyMap<string, Replaced>): string[] {
+  const put: string[] = []
+  for (const {path: target} of targets) {
+    if (!replaced.has(target)) continue
+    const was = replaced.get(target)!
+    if (was === null) fs.rmSync(target, {force: true})
+    else {
+      const beside = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.restore`)
+      fs.writeFileSync(beside, was.bytes, {mode: was.mode})
+      fs.chmodSync(beside, was.mode)
+      fs.renameSync(beside, target)
+    }
+    put.push(target)
+  }
+  return put
 }
 
 /**

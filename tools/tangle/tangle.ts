@@ -4,6 +4,7 @@
  * targets claimed by two documents, then put what is left in place. A
  * document that fails writes nothing; the others are written.
  */
+import fs from 'node:fs'
 import path from 'node:path'
 import {type Diagnostic, diagnostic, isError} from '../diagnostics.ts'
 import {writeFailed} from '../messages/io.ts'
@@ -12,7 +13,7 @@ import type {DocumentMeta} from '../org/document-meta.ts'
 import {type CachedDocument, cachedWarnings, type TangleCache} from './cache.ts'
 import {DiskView} from './disk.ts'
 import {journalFolder, journalPath, recoverJournals} from './journal.ts'
-import type {PlannedDocument} from './run-document.ts'
+import type {PlannedDocument, WriteTarget} from './run-document.ts'
 import type {DocumentPlan} from './tangle-document.ts'
 import {type PrunedFile, settleOrphans} from './orphans.ts'
 import {type DocumentWriteResult, preview, type WriteStatus, WriteRun} from './write.ts'
@@ -44,7 +45,15 @@ export interface TangleOptions {
   prune?: boolean
   /** The folders the run covers, where a document that no longer exists leaves orphans. */
   folders?: readonly string[]
+  /**
+   * Filled with what each file the run changes held before it (`Replaced`), so that a caller can put it back: a
+   * watcher whose save does not check leaves the files as they were (project-session.ts).
+   */
+  replaced?: Map<string, Replaced>
 }
+
+/** What a file held before a run replaced it: its bytes and permission bits; null when there was none. */
+export type Replaced = {bytes: Buffer; mode: number} | null
 
 export interface TargetOutcome {
   /** Absolute path of the file. */
@@ -119,6 +128,7 @@ export async function tangle(options: TangleOptions): Promise<TangleReport> {
     const document = fromPlan(planned, options.written !== undefined)
     if (!document.failed) {
       if (options.written) sayOverwrittenEdits(document, planned, options.written, disk)
+      if (options.replaced && !options.dryRun) keepReplaced(planned.targets, disk, options.replaced)
       if (options.dryRun) planned.targets.forEach((target, t) => (document.targets[t]!.status = preview(target, disk)))
       // Staged at once, and the plan dropped: a thousand plans kept to the end cost a tenth of the run in collecting garbage.
       else runOf(document.path).stage(document.path, planned.targets)
@@ -173,6 +183,19 @@ function sayOverwrittenEdits(
     )
       continue
     document.diagnostics.push(diagnostic(document.path, overwritesEdit(target.fileName), target.place))
+  }
+}
+
+/** Keep in REPLACED what each of TARGETS this run changes holds now (a file that cannot be read is not kept). */
+function keepReplaced(targets: readonly WriteTarget[], disk: DiskView, replaced: Map<string, Replaced>): void {
+  for (const target of targets) {
+    if (preview(target, disk) === 'unchanged') continue
+    try {
+      const stat = fs.statSync(target.path, {throwIfNoEntry: false})
+      replaced.set(target.path, stat ? {bytes: fs.readFileSync(target.path), mode: stat.mode & 0o7777} : null)
+    } catch {
+      // Not kept: what cannot be read cannot be put back, and the run writes it all the same.
+    }
   }
 }
 

@@ -102,6 +102,21 @@ export class WrittenFiles {
     this.dirty = true
   }
 
+  /** What DOCUMENT is recorded to have written, for `restore`; undefined when nothing is. */
+  entriesOf(document: string): Readonly<Record<string, Entry>> | undefined {
+    const entries = this.documents[document]
+    return entries && {...entries}
+  }
+
+  /** DOCUMENT's files are again what they were when ENTRIES (`entriesOf`) were its record: so is the record. */
+  restore(document: string, entries: Readonly<Record<string, Entry>> | undefined): void {
+    if (!entries) return this.forget(document)
+    this.record(
+      document,
+      Object.entries(entries).map(([target, entry]) => ({path: target, hash: entry.hash})),
+    )
+  }
+
   entryOf(document: string, target: string): Entry | undefined {
     return this.documents[document]?.[target]
   }
