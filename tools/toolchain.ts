@@ -38,5 +38,5 @@ export {
 } from './session/skill-documents.ts'
 export {skillTwins} from './session/skill-twins.ts'
 export {sourceMapOf} from './tangle/source-map.ts'
-export {colourOn, type Palette, paletteFor, PLAIN, printable} from './terminal.ts'
+export {colourOn, type Palette, paletteFor, PLAIN, printable, readByAPerson} from './terminal.ts'
 export type {SourceText} from './tangle/text.ts'
