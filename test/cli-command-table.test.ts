@@ -87,6 +87,9 @@ describe('the command table', () => {
 
   it("checks an option's value, and what a command takes after its options, by the row", () => {
     expect(refusal(['logs', '--lines=1001'])).toBe('--lines takes a number of lines from 1 to 1000, not "1001"')
+    // A negative number is a value the option refuses, not an option in its place.
+    expect(refusal(['logs', '-n', '-1'])).toBe('--lines takes a number of lines from 1 to 1000, not "-1"')
+    expect(refusal(['logs', '-n', '--follow'])).toBe('-n needs a value: -n N')
     expect(refusal(['run', '--tcp=65536'])).toBe('--tcp takes a port from 0 (a free one) to 65535, not 65536')
     expect(refusal(['ask', ' '])).toBe('the text to send is missing: passepartout ask "what is on my list?"')
     expect(refusal(['deny'])).toBe('one approval id is expected (ask and send print it), not 0')

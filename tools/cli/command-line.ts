@@ -78,8 +78,10 @@ function checkOption(token: OptionToken, command: CommandName | undefined): void
   const name = token.name as OptionName
   const spec: OptionSpec = OPTIONS[name]
   if (spec.type === 'string') {
-    // `--tcp --no-watch`: parseArgs takes the next option for the value.
-    const missing = token.value === undefined || (!token.inlineValue && token.value.startsWith('-'))
+    // `--tcp --no-watch`: parseArgs takes the next option for the value; a negative number (`-n -1`) is a value, which
+    // the option's check refuses with what it takes.
+    const missing =
+      token.value === undefined || (!token.inlineValue && token.value.startsWith('-') && !/^-\d/.test(token.value))
     // As it is written: `--tcp=PORT`, `-n N`.
     const value = spec.value ?? 'VALUE'
     const example = option.startsWith('--') ? `${option}=${value}` : `${option} ${value}`
