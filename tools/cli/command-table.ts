@@ -302,6 +302,14 @@ export const COMMANDS = {
     options: ['json', ...ORG_OUTPUT],
     runs: 'client',
   },
+  emacs: {
+    operands: {kind: 'none', scope: "prints the lines that load this installation's Emacs client"},
+    summary:
+      "print the lines an Emacs init file needs to load this installation's client, passepartout.el (its " +
+      'load-path, then require)',
+    options: [],
+    runs: 'toolchain',
+  },
   help: {
     operands: {kind: 'topic'},
     summary: 'this help, or the help of COMMAND',
