@@ -260,22 +260,23 @@ describe('a folder on a read-only disk', () => {
 })
 
 describe('watch', () => {
-  it('watches the folder it is started in, with nothing named, and tangles each save', async () => {
+  it.each([
+    {from: 'the folder, named by nothing', inParent: false, args: [] as string[], shown: '.'},
+    {from: 'above it', inParent: true, args: ['lib'], shown: 'lib'},
+  ])('watches from $from, and tangles and checks each save', async ({inParent, args, shown}) => {
     const user = userFolders()
-    const {dir} = looseFolder(LIBRARY)
-    const env = {
-      ...process.env,
-      HOME: user.home,
-      XDG_CACHE_HOME: user.cache,
-      TMPDIR: user.tmp,
-      PASSEPARTOUT_WARM_UP: '0',
-    }
-    const child = spawn(cli, ['watch', '--no-frames'], {cwd: dir, env})
+    const {parent, dir} = looseFolder(LIBRARY)
+    const env = {...process.env, HOME: user.home, XDG_CACHE_HOME: user.cache, TMPDIR: user.tmp}
+    // Without the warm-up of its checker (seconds of CPU): the first save builds the program as it comes.
+    const child = spawn(cli, ['watch', '--no-frames', ...args], {
+      cwd: inParent ? parent : dir,
+      env: {...env, PASSEPARTOUT_WARM_UP: '0'},
+    })
     let said = ''
     let exited: number | null | undefined
     child.stdout.on('data', (data) => (said += data))
     child.stderr.on('data', (data) => (said += data))
-    child.on('exit', (status) => (exited = status))
+    const exit = new Promise((resolve) => child.on('exit', (status) => resolve((exited = status))))
     const until = async (condition: () => boolean, what: string) => {
       for (let waited = 0; !condition(); waited += 20) {
         if (exited !== undefined) throw new Error(`watch exited (${exited}) before ${what}:\n${said}`)
@@ -285,14 +286,15 @@ describe('watch', () => {
       }
     }
     try {
-      await until(() => said.includes('watching . for changes'), 'its first check')
+      await until(() => said.includes(`watching ${shown} for changes`), 'its first check')
       expect(said).toMatch(/^checked 2 TypeScript files: 0 errors/m)
-      write(dir, {
-        'docs/sub/base.org': block('../../src/base.ts', 'export const add = (a: number, b: number) => a + b'),
-      })
+      const arrow = 'export const add = (a: number, b: number): number => a + b'
+      write(dir, {'docs/sub/base.org': block('../../src/base.ts', arrow)})
       await until(() => fs.readFileSync(path.join(dir, 'src/base.ts'), 'utf8').includes('=>'), 'the save tangled')
+      await until(() => /^checked \d TypeScript files?: 0 errors/m.test(said.split('changed\n')[1] ?? ''), 'its check')
     } finally {
       child.kill('SIGTERM')
+      await exit
     }
   })
 })
