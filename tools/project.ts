@@ -2,6 +2,7 @@
  * Where the project is and which Org documents it holds.
  */
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 
 /** The nearest directory at or above FROM holding `package.json` or `.git`, or undefined. */
@@ -10,6 +11,18 @@ export function findProjectRoot(from: string): string | undefined {
     if (fs.existsSync(path.join(dir, 'package.json')) || fs.existsSync(path.join(dir, '.git'))) return dir
     if (path.dirname(dir) === dir) return undefined
   }
+}
+
+/**
+ * What a command works on when it is named nothing, from the working folder CWD: the project's org/ when it has
+ * one (this repository, a project `init` made); else every Org document under the project's root, or, outside
+ * any project, under the working folder: a folder of notes or someone's dotfiles keeps its documents where it
+ * likes.
+ */
+export function defaultFolder(cwd: string): string {
+  const root = findProjectRoot(cwd) ?? path.resolve(cwd)
+  const org = path.join(root, 'org')
+  return fs.statSync(org, {throwIfNoEntry: false})?.isDirectory() ? org : root
 }
 
 /**
@@ -47,6 +60,16 @@ function absoluteFolder(folder: string, base: string): string {
   const home = process.env.HOME
   const expanded = home && (folder === '~' || folder.startsWith('~/')) ? path.join(home, folder.slice(1)) : folder
   return path.resolve(base, expanded)
+}
+
+/**
+ * This user's folder for what the toolchain keeps of documents outside any npm project: $XDG_CACHE_HOME/
+ * passepartout, or ~/.cache/passepartout. Never the temporary folder, which every user of the machine shares:
+ * a folder there made by one user cannot be written by the next, and what another leaves there (a journal of a
+ * run "to complete") is not to be acted on.
+ */
+export function userStateFolder(): string {
+  return path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'passepartout')
 }
 
 /** Where a project's skill documents are: each Org document under it is a skill. */

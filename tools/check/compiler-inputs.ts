@@ -35,7 +35,7 @@ export function compilerIdentity(compiler: NativeCompiler): string {
 }
 
 /** CONFIG and every configuration it extends, in the order the compiler reads them; each once. */
-function configurationChain(config: string): string[] {
+export function configurationChain(config: string): string[] {
   const chain: string[] = []
   const pending = [config]
   while (pending.length > 0) {

@@ -11,6 +11,8 @@ import fs from 'node:fs'
 import {createRequire} from 'node:module'
 import os from 'node:os'
 import path from 'node:path'
+import {isInside, userStateFolder} from '../project.ts'
+import {configurationChain} from './compiler-inputs.ts'
 import {DEFAULT_COMPILER_OPTIONS, type TsProblem} from './checker.ts'
 
 /** How to run the native compiler: a program and the arguments before ours. */
@@ -61,7 +63,7 @@ export class NativeChecker {
   constructor(
     readonly compiler: NativeCompiler,
     readonly tsconfig: string | undefined,
-    /** Where the generated configuration goes: a folder of the project's cache. */
+    /** Where the generated configuration goes: a folder of the project's cache, or of the user's (`nativeWorkDir`). */
     private readonly workDir: string,
   ) {}
 
@@ -96,15 +98,57 @@ export class NativeChecker {
     const files = roots.map((root) => path.relative(workDir, root).split(path.sep).join('/'))
     const noEmit = {noEmit: true, incremental: false, composite: false}
     if (!this.tsconfig) return {compilerOptions: {...DEFAULT_COMPILER_OPTIONS, ...noEmit}, files}
-    return {extends: this.tsconfig, compilerOptions: noEmit, files, include: []}
+    const typeRoots = isInside(workDir, path.dirname(this.tsconfig)) ? undefined : defaultTypeRoots(this.tsconfig)
+    return {extends: this.tsconfig, compilerOptions: {...noEmit, ...(typeRoots && {typeRoots})}, files, include: []}
   }
 }
 
-/** A folder for the generated configuration: the project's cache when it has node_modules/, else a temporary one. */
+/**
+ * The type roots TSCONFIG has when it names none: the node_modules/@types folders at and above its own, where
+ * the compiler looks for them from the configuration it is given. Said for a configuration written outside the
+ * project (`nativeWorkDir`), which would otherwise find its `types: ["node"]` nowhere; undefined when a
+ * configuration of its chain names them itself.
+ */
+function defaultTypeRoots(tsconfig: string): string[] | undefined {
+  const named = configurationChain(tsconfig).some((file) => {
+    try {
+      return /"typeRoots"\s*:/.test(fs.readFileSync(file, 'utf8'))
+    } catch {
+      return false
+    }
+  })
+  if (named) return undefined
+  const roots: string[] = []
+  for (let dir = path.dirname(tsconfig); ; dir = path.dirname(dir)) {
+    roots.push(path.join(dir, 'node_modules', '@types'))
+    if (path.dirname(dir) === dir) return roots
+  }
+}
+
+/**
+ * A folder for the generated configuration, made: the project's cache when it has node_modules/ and that can be
+ * written, else the user's own folder (a project on a read-only disk is checked all the same); else, a home
+ * that cannot be written either, a new private folder in the temporary one (a name there that another user
+ * could have made first is never written into).
+ */
 export function nativeWorkDir(project: string | undefined): string {
-  if (project && fs.existsSync(path.join(project, 'node_modules')))
-    return path.join(project, 'node_modules', '.cache', 'passepartout', 'check')
-  return path.join(os.tmpdir(), 'passepartout-check')
+  const cache = project && fs.existsSync(path.join(project, 'node_modules'))
+  const candidates = [cache ? path.join(project, 'node_modules', '.cache', 'passepartout', 'check') : undefined]
+  for (const folder of [...candidates, path.join(userStateFolder(), 'check')]) {
+    if (folder && writableFolder(folder)) return folder
+  }
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-check-'))
+}
+
+/** FOLDER is there, made when it was not, and this process can write in it. */
+function writableFolder(folder: string): boolean {
+  try {
+    fs.mkdirSync(folder, {recursive: true})
+    fs.accessSync(folder, fs.constants.W_OK)
+    return true
+  } catch {
+    return false
+  }
 }
 
 let configs = 0

@@ -90,7 +90,7 @@ export const OPTIONS = {
     type: 'boolean',
     help:
       'tangle every document, even those unchanged since the last run (the cache is ' +
-      'node_modules/.cache/passepartout)',
+      "node_modules/.cache/passepartout, or outside an npm project the user's: ~/.cache/passepartout)",
   },
   frames: {type: 'boolean', help: 'show the Org lines around each diagnostic (default: when stderr is a terminal)'},
   'no-frames': {type: 'boolean', help: 'do not show them'},
@@ -167,7 +167,9 @@ const SKILL_DOCUMENTS = {kind: 'none', scope: "reads the project's skill documen
 export const COMMANDS = {
   tangle: {
     operands: {kind: 'paths'},
-    summary: "write the files the Org documents' blocks tangle to (default: every .org file under the project's org/)",
+    summary:
+      "write the files the Org documents' blocks tangle to (default: every .org file under the project's org/, " +
+      'else under the project, or outside any project under the working folder)',
     options: ['dry-run', 'json', ...SESSION, ...ORG_OUTPUT],
     runs: 'toolchain',
   },
@@ -197,7 +199,7 @@ export const COMMANDS = {
     operands: {kind: 'paths'},
     summary:
       'format the TypeScript and JavaScript blocks of Org documents in place, and .ts and .js files, at 120 ' +
-      "columns (default: the project's org/ and tools/)",
+      "columns (default: the project's org/ and tools/, else the .org files of the project or working folder)",
     options: ['check', ...ORG_OUTPUT],
     runs: 'toolchain',
   },
@@ -299,6 +301,14 @@ export const COMMANDS = {
     summary: 'the sessions kept in memory, the last used first: name, turns, last use, tokens the backends counted',
     options: ['json', ...ORG_OUTPUT],
     runs: 'client',
+  },
+  emacs: {
+    operands: {kind: 'none', scope: "prints the lines that load this installation's Emacs client"},
+    summary:
+      "print the lines an Emacs init file needs to load this installation's client, passepartout.el (its " +
+      'load-path, then require)',
+    options: [],
+    runs: 'toolchain',
   },
   help: {
     operands: {kind: 'topic'},

@@ -1,6 +1,7 @@
 /**
  * What a command works on, from its arguments: the Org files (a folder stands
- * for the Org files under it; none for the project's org/), the folders given,
+ * for the Org files under it; none for the default folder: the project's org/,
+ * or the Org files of the project or working folder), the folders given,
  * and the project session that owns them: the project of the first file or
  * folder given (not of the working folder: `tangle proj/docs` from a parent
  * folder is proj's), or that folder itself outside any project.
@@ -9,7 +10,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import {type Diagnostic, diagnostic} from '../diagnostics.ts'
 import {allowOutsideInvalid, noDocuments} from '../messages/io.ts'
-import {allowedOutside, findProjectRoot, listOrgFiles} from '../project.ts'
+import {allowedOutside, defaultFolder, findProjectRoot, listOrgFiles} from '../project.ts'
 import {ProjectSession} from '../session/project-session.ts'
 import {printDiagnostics} from './output.ts'
 import {type CommandContext, UsageError} from './usage.ts'
@@ -38,35 +39,38 @@ export function commandInputs(
   context: CommandContext,
   options: {warmOnly?: boolean} = {},
 ): CommandInputs {
-  const roots = inputRoots(args, context.cwd)
-  const files = resolveInputs(roots, context.cwd)
-  const first = roots[0]!
-  const folder = fs.existsSync(first) && !fs.statSync(first).isDirectory() ? path.dirname(first) : first
+  const inputs = inputRoots(args, context.cwd)
+  const files = resolveInputs(inputs, context.cwd)
+  const folder = folderOf(inputs[0]!)
   const project = findProjectRoot(folder)
   const allowed = allowedOutside(project, flags.allowOutside, context.cwd)
   const problems = allowed.invalid ? [diagnostic(path.join(project!, 'package.json'), allowOutsideInvalid())] : []
+  // Outside any project, each folder the command works on is a root its documents write under, as a project's
+  // root is (run-document.ts): a folder of notes may keep its documents in docs/ and their code in src/.
+  const looseRoots = project ? [] : inputs.map(folderOf)
   const session = new ProjectSession({
     project,
     stateFolder: folder,
-    allowOutside: allowed.folders,
+    allowOutside: [...new Set([...allowed.folders, ...looseRoots])].sort(),
     cache: flags.cache,
     warmOnly: options.warmOnly,
   })
   return {
     session,
     files,
-    folders: roots.filter((root) => fs.statSync(root, {throwIfNoEntry: false})?.isDirectory()),
+    folders: inputs.filter((root) => fs.statSync(root, {throwIfNoEntry: false})?.isDirectory()),
     problems,
   }
 }
 
-/** The files and folders ARGS name, as absolute paths; no argument means the project's org/ folder. */
+/** The folder ROOT names: itself, or the folder of a file. */
+function folderOf(root: string): string {
+  return fs.existsSync(root) && !fs.statSync(root).isDirectory() ? path.dirname(root) : root
+}
+
+/** The files and folders ARGS name, as absolute paths; no argument names the default folder (`defaultFolder`). */
 export function inputRoots(args: string[], cwd: string): string[] {
-  if (args.length > 0) return args.map((arg) => path.resolve(cwd, arg))
-  const root = findProjectRoot(cwd)
-  if (!root || !fs.existsSync(path.join(root, 'org')))
-    throw new UsageError('no org/ folder in this project: name the Org files or folders to tangle')
-  return [path.join(root, 'org')]
+  return args.length > 0 ? args.map((arg) => path.resolve(cwd, arg)) : [defaultFolder(cwd)]
 }
 
 /** FILE arguments as given, DIR arguments expanded into their Org files. */

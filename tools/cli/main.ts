@@ -60,6 +60,7 @@ export const TOOLCHAIN: Record<ToolchainCommandName, Runner> = {
     (await import('../fmt/command.ts')).runFmt(operands, {check: values.check}, context),
   deps: async ({operands, values}, context) =>
     (await import('./deps-command.ts')).runDeps(operands, {json: values.json, dot: values.dot}, context),
+  emacs: async () => (await import('./emacs-command.ts')).runEmacs(),
   help: async ({operands: [topic]}) => {
     // The table checked the topic is a command.
     process.stdout.write(topic === undefined ? USAGE : commandUsage(topic as CommandName))

@@ -65,7 +65,7 @@ export async function runWatch(args: string[], flags: TangleFlags, context: Comm
   // The warm program is made now, not at the first save.
   await session.warmUp()
   process.stdout.write(
-    `watching ${roots.map((root) => displayPath(root, context.cwd)).join(', ')} for changes (Ctrl-C to stop)\n`,
+    `watching ${roots.map((root) => (root === context.cwd ? '.' : displayPath(root, context.cwd))).join(', ')} for changes (Ctrl-C to stop)\n`,
   )
   // Held open by a timer of its own: while a deleted folder is awaited, no file handle keeps the process up.
   const alive = setInterval(() => {}, 1 << 30)

@@ -1,7 +1,8 @@
 /**
  * `passepartout fmt [FILE|DIR ...] [--check]`: format the TypeScript and
  * JavaScript blocks of Org documents and the TypeScript and JavaScript files
- * (default: the project's org/ and tools/). With `--check`, write nothing, list
+ * (default: the project's org/ and tools/, else the Org documents of the project
+ * or of the working folder). With `--check`, write nothing, list
  * the files that would change, and exit 1 when there is one.
  */
 import fs from 'node:fs'
@@ -9,7 +10,7 @@ import path from 'node:path'
 import {displayPath} from '../diagnostics.ts'
 import {printDiagnostics} from '../cli/output.ts'
 import {type CommandContext, UsageError} from '../cli/usage.ts'
-import {findProjectRoot} from '../project.ts'
+import {findProjectRoot, listOrgFiles} from '../project.ts'
 import {type FileOutcome, formatFiles, isFormattable, listFormattable} from './fmt.ts'
 
 /** What fmt formats when it is given nothing: the documents and the toolchain (the issue's "org/ and tools/"). */
@@ -32,14 +33,17 @@ export async function runFmt(args: string[], flags: {check: boolean}, context: C
   return failed || (flags.check && changed.length > 0) ? 1 : 0
 }
 
-/** The files and folders ARGS name, absolute; none: the project's org/ and tools/ that exist. */
+/**
+ * The files and folders ARGS name, absolute; none: the project's org/ and tools/ that exist, else the Org
+ * documents under the project's root, or outside any project under CWD. Their documents alone: the code
+ * beside them in such a folder is mostly what they tangle, which a format of its own would set apart from
+ * what they write (the next tangle would call it an edit, and put it back).
+ */
 function inputRoots(args: string[], cwd: string): string[] {
   if (args.length > 0) return args.map((arg) => path.resolve(cwd, arg))
-  const project = findProjectRoot(cwd) ?? cwd
+  const project = findProjectRoot(cwd) ?? path.resolve(cwd)
   const roots = DEFAULT_FOLDERS.map((folder) => path.join(project, folder)).filter((folder) => fs.existsSync(folder))
-  if (roots.length === 0)
-    throw new UsageError('no org/ or tools/ folder in this project: name the files or folders to format')
-  return roots
+  return roots.length > 0 ? roots : listOrgFiles(project)
 }
 
 /** ROOT's files to format: the file itself, or those under the folder. */

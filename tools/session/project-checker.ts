@@ -51,6 +51,8 @@ export interface CheckReport {
 export interface CheckerOptions {
   /** The project root, or undefined for files outside any project. */
   project: string | undefined
+  /** Outside any project, the folder the command works on: the compiler's configuration is found from it. */
+  folder?: string
   allowOutside: readonly string[]
   /** Check with ts-morph even when the native compiler is installed. */
   warmOnly: boolean
@@ -87,8 +89,7 @@ export class ProjectChecker {
 
   constructor(private readonly options: CheckerOptions) {
     this.generated = new GeneratedFiles(options.project, options.allowOutside)
-    const tsconfig = options.project && path.join(options.project, 'tsconfig.json')
-    this.tsconfig = tsconfig && fs.existsSync(tsconfig) ? tsconfig : undefined
+    this.tsconfig = tsconfigOf(options.project, options.folder)
     const compiler = options.warmOnly ? undefined : (options.compiler ?? nativeCompiler())
     this.native =
       compiler === undefined ? undefined : new NativeChecker(compiler, this.tsconfig, nativeWorkDir(options.project))
@@ -299,6 +300,24 @@ export class ProjectChecker {
     })
     verdicts?.save()
     return diagnostics
+  }
+}
+
+/**
+ * The tsconfig.json that configures the compiler: the PROJECT's own; outside any project, the nearest at or
+ * above FOLDER, as an editor's TypeScript finds the one of a file (a literate library with no package.json
+ * keeps one); undefined for the defaults (checker.ts).
+ */
+function tsconfigOf(project: string | undefined, folder: string | undefined): string | undefined {
+  if (project) {
+    const own = path.join(project, 'tsconfig.json')
+    return fs.existsSync(own) ? own : undefined
+  }
+  if (!folder) return undefined
+  for (let dir = path.resolve(folder); ; dir = path.dirname(dir)) {
+    const found = path.join(dir, 'tsconfig.json')
+    if (fs.existsSync(found)) return found
+    if (path.dirname(dir) === dir) return undefined
   }
 }
 

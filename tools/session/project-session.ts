@@ -335,6 +335,7 @@ export class ProjectSession {
       ({ProjectChecker}) =>
         new ProjectChecker({
           project: this.options.project,
+          folder: this.options.stateFolder,
           allowOutside: this.allowOutside,
           warmOnly: this.options.warmOnly === true,
           writtenBefore: (files) => this.written?.filesOf(files),

@@ -8,7 +8,6 @@
  */
 import {createHash} from 'node:crypto'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import {
   type Diagnostic,
@@ -20,6 +19,7 @@ import {
 import {cacheDamaged} from '../messages/io.ts'
 import type {DocumentMeta} from '../org/document-meta.ts'
 import {array, literal, nullable, number, object, record, string} from '../shape.ts'
+import {userStateFolder} from '../project.ts'
 import {processUmask} from './write.ts'
 
 export interface Stamp {
@@ -237,8 +237,8 @@ function sameStamp(a: Stamp | undefined, b: Stamp): boolean {
 
 /**
  * Where the tangle's state named NAME (`tangle`, `written`) for the documents under FOLDER is kept: in the
- * project's node_modules/.cache/passepartout/ when it has node_modules, else in the user's cache folder
- * ($XDG_CACHE_HOME, or ~/.cache), one file per real path of FOLDER.
+ * project's node_modules/.cache/passepartout/ when it has node_modules, else in the user's (`userStateFolder`),
+ * one file per real path of FOLDER.
  */
 export function stateFile(folder: string, name: string): string {
   if (fs.existsSync(path.join(folder, 'node_modules')))
@@ -249,8 +249,7 @@ export function stateFile(folder: string, name: string): string {
   } catch {
     // A folder that does not exist has no documents to cache; its path names the file all the same.
   }
-  const home = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache')
-  return path.join(home, 'passepartout', `${name}-${createHash('sha256').update(real).digest('hex').slice(0, 24)}.json`)
+  return path.join(userStateFolder(), `${name}-${createHash('sha256').update(real).digest('hex').slice(0, 24)}.json`)
 }
 
 /**

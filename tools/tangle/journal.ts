@@ -14,14 +14,16 @@
  * says so, at each document. A line cut short by the kill is not read.
  *
  * Journals live in the project's `node_modules/.cache/passepartout/journal/`,
- * or in the temporary folder outside an npm project.
+ * or outside an npm project in the user's (`~/.cache/passepartout/journal/`):
+ * never in the temporary folder, where another user could leave one to be
+ * "completed" by our next run.
  */
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import {array, type Infer, literal, nullable, number, object, string, union} from '../shape.ts'
 import {type Diagnostic, diagnostic} from '../diagnostics.ts'
 import {renamesCompleted, stagingUndone} from '../messages/io.ts'
+import {userStateFolder} from '../project.ts'
 
 const documentShape = object({
   document: string,
@@ -39,11 +41,11 @@ const lineShape = union(
 type JournalLine = Infer<typeof lineShape>
 const headerShape = object({pid: number})
 
-/** Where the journals of documents under PROJECT go. */
+/** Where the journals of documents under PROJECT go: its cache, or outside an npm project the user's own folder. */
 export function journalFolder(project: string | undefined): string {
   if (project && fs.existsSync(path.join(project, 'node_modules')))
     return path.join(project, 'node_modules', '.cache', 'passepartout', 'journal')
-  return path.join(os.tmpdir(), 'passepartout-journal')
+  return path.join(userStateFolder(), 'journal')
 }
 
 let runs = 0

@@ -11,7 +11,7 @@ import type {Position} from 'unist'
 import {type Diagnostic, diagnostic} from '../diagnostics.ts'
 import {readFailed} from '../messages/io.ts'
 import {type DocumentMeta, documentMeta} from '../org/document-meta.ts'
-import {skillsFolder} from '../project.ts'
+import {isInside, skillsFolder} from '../project.ts'
 import {DiskView} from './disk.ts'
 import {skillTargetRefusal} from './skill-targets.ts'
 import {sourceMapOf, sourceMapPath, writeSourceMap} from './source-map.ts'
@@ -99,8 +99,18 @@ export function planFile(file: string, allowOutside: readonly string[], disk = n
       inputs: [],
     }
   }
-  const boundary = {root: disk.projectRoot(path.dirname(file)) ?? path.dirname(file), allowed: allowOutside}
+  const boundary = {root: disk.projectRoot(path.dirname(file)) ?? looseRoot(file, allowOutside), allowed: allowOutside}
   return planDocument(file, bytes, {boundary, disk})
+}
+
+/**
+ * The root of FILE, a document outside any project: the nearest of the ALLOWED folders that holds it (the
+ * folder a command works on is one: inputs.ts), else its own folder. Its targets may go anywhere under it, and
+ * a refusal names it.
+ */
+function looseRoot(file: string, allowed: readonly string[]): string {
+  const holding = allowed.filter((folder) => isInside(file, folder))
+  return holding.sort((a, b) => b.length - a.length)[0] ?? path.dirname(file)
 }
 
 /** Where the skill document of PLAN tangles where a skill may not (skill-targets.ts), each at its block; none for a document that is no skill. */
