@@ -26,6 +26,7 @@ const COMPUTING = [
   'test/fmt/command.test.ts',
   'test/check/sandbox.test.ts',
   'test/package/guard.test.ts',
+  'test/package/hand-over.test.ts',
   'test/watch/org-watcher.test.ts',
   ...['act', 'actions', 'approvals', 'backends', 'catalog', 'client', 'errors', 'host-protocol', 'log', 'protocol']
     .concat(['loader', 'registry', 'signals', 'skill', 'tools', 'untrusted'])

@@ -88,24 +88,27 @@ function cannotLoad(why) {
 }
 
 /**
- * The `passepartout` of the project CWD is in (the nearest folder with package.json or .git, as the toolchain finds
- * a project), when it is another installation than this one: that one answers there, as npm's tools let a project's
- * own version answer in it (`npx`, `./node_modules/.bin`). Undefined when the project has none, or has this one
- * (linked to it, or this repository run in itself).
+ * The `passepartout` a project installed for itself, nearest CWD (`node_modules/.bin/passepartout` there or in a
+ * folder above, as npm puts it on PATH for a project's scripts: a workspace's is at its root), when it is another
+ * installation than this one: that one answers there, as a project's own version of an npm tool does. Undefined
+ * when there is none, or it is this one (linked to it, `npm link passepartout`).
  */
 export function projectInstallation(cwd) {
+  const here = fs.realpathSync(root)
   for (let folder = path.resolve(cwd); ; folder = path.dirname(folder)) {
-    if (fs.existsSync(path.join(folder, 'package.json')) || fs.existsSync(path.join(folder, '.git'))) {
-      const local = path.join(folder, 'node_modules', '.bin', 'passepartout')
-      let program
-      try {
-        program = fs.realpathSync(local)
-      } catch {
-        return undefined
-      }
-      return path.dirname(path.dirname(program)) === fs.realpathSync(root) ? undefined : local
-    }
+    const program = path.join(folder, 'node_modules', '.bin', 'passepartout')
+    const installation = installationOf(program)
+    if (installation) return installation === here ? undefined : program
     if (path.dirname(folder) === folder) return undefined
+  }
+}
+
+/** The installation whose bin/passepartout PROGRAM is (or links to), if it is one. */
+function installationOf(program) {
+  try {
+    return path.dirname(path.dirname(fs.realpathSync(program)))
+  } catch {
+    return undefined
   }
 }
 
