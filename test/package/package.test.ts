@@ -288,6 +288,23 @@ describe('the installed package', () => {
     INSTALLS_MS,
   )
 
+  it(
+    "gives a project's tests passepartout/testing: its runtime, built, as Node resolves the package's exports",
+    () => {
+      const project = localProject()
+      const script =
+        "const {bootSkills, signal} = await import('passepartout/testing'); console.log(typeof bootSkills, typeof signal)"
+      const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+        cwd: project,
+        env,
+        encoding: 'utf8',
+      })
+      expect(result.stderr).toBe('')
+      expect(result.stdout).toBe('function function\n')
+    },
+    INSTALLS_MS,
+  )
+
   it('wrote nothing into the installation', () => {
     expect(snapshot(installation)).toEqual(installed)
   })
