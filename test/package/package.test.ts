@@ -36,17 +36,16 @@ beforeAll(() => {
   temporary = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-package-')))
   prefix = path.join(temporary, 'prefix')
   env = npmEnvironment(temporary)
-  const packed = timed(() =>
-    spawnSync(
-      process.execPath,
-      [path.join(repo, 'bin/launch.mjs'), 'tools/pack/main.ts', path.join(temporary, 'pack')],
-      {cwd: repo, encoding: 'utf8', env},
-    ),
-  )
+  // What `make pack` runs once it has tangled and checked, here into a folder named from where npm then runs.
+  const pack = [path.join(repo, 'bin/launch.mjs'), 'tools/pack/main.ts', 'pack']
+  const packed = timed(() => spawnSync(process.execPath, pack, {cwd: temporary, encoding: 'utf8', env}))
   expect(packed.result.stderr).toBe('')
   expect(packed.result.status).toBe(0)
-  const tarball = path.join(temporary, 'pack', `passepartout-${version}.tgz`)
-  const install = timed(() => npm(['install', '--global', '--prefix', prefix, tarball], temporary))
+  // The tarball as it says it, which is how npm install is given it.
+  const said = /^packed (\S+): \d+\.\d MB \(\d+ files, \d+\.\d MB unpacked\)$/m.exec(packed.result.stdout)?.[1]
+  expect(said).toBe(`./pack/passepartout-${version}.tgz`)
+  const tarball = path.join(temporary, said!)
+  const install = timed(() => npm(['install', '--global', '--prefix', prefix, said!], temporary))
   expect(install.result.status, install.result.stderr).toBe(0)
   installation = path.join(prefix, 'lib', 'node_modules', 'passepartout')
   installed = snapshot(installation)

@@ -34,7 +34,9 @@ export async function main([folder = 'pack']: string[]): Promise<number> {
     return 1
   }
   const [packed] = JSON.parse(npm.stdout) as Packed[]
-  const tarball = displayPath(path.join(destination, packed!.filename), cwd)
+  // As npm install takes it: `pack/x.tgz` would be read as a GitHub repository (pack/x.tgz), `./pack/x.tgz` is a file.
+  const shown = displayPath(path.join(destination, packed!.filename), cwd)
+  const tarball = path.isAbsolute(shown) ? shown : `.${path.sep}${shown}`
   const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`
   process.stdout.write(
     `packed ${tarball}: ${megabytes(packed!.size)} (${packed!.entryCount} files, ${megabytes(packed!.unpackedSize)} unpacked)\n`,
