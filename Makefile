@@ -6,7 +6,7 @@ CLI := bin/passepartout
 # The installed commands, run as they are: npx would spend a second of CPU finding them first.
 BIN := node_modules/.bin
 
-.PHONY: setup tangle check check-types check-format test watch run bench clean
+.PHONY: setup tangle check check-types check-format test watch run bench pack clean
 
 $(DEPS): package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -64,5 +64,12 @@ bench: $(DEPS)
 	node bin/launch.mjs bench/boot.bench.ts
 	node bin/launch.mjs bench/emacs.bench.ts
 
+# The package npm installs, as a tarball in $(PACK): tangle and check everything, build what an installation runs
+# without its sources (dist/: every entry point bundled; types/: the declarations of passepartout and
+# passepartout/testing), then npm pack, which refuses a build older than its sources (tools/pack/).
+PACK := pack
+pack: tangle
+	node bin/launch.mjs tools/pack/main.ts $(PACK)
+
 clean:
-	rm -rf generated node_modules/.cache/passepartout
+	rm -rf generated dist types node_modules/.cache/passepartout

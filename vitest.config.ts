@@ -25,6 +25,8 @@ const COMPUTING = [
   'test/graph/deps-command.test.ts',
   'test/fmt/command.test.ts',
   'test/check/sandbox.test.ts',
+  'test/package/guard.test.ts',
+  'test/package/hand-over.test.ts',
   'test/watch/org-watcher.test.ts',
   ...['act', 'actions', 'approvals', 'backends', 'catalog', 'client', 'errors', 'host-protocol', 'log', 'protocol']
     .concat(['loader', 'registry', 'signals', 'skill', 'tools', 'untrusted'])

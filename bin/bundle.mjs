@@ -1,9 +1,11 @@
 // Bundles of this repository's TypeScript entry points, built with esbuild into
 // node_modules/.cache/passepartout/ when any of their inputs changed (a stat per
 // input otherwise). Dynamic imports become chunks of their own, so a command
-// loads only what it uses. No work at import time: a launched program imports
-// this module for the bundles it runs itself (launch.mjs, its entry, is still
-// running then and cannot be imported).
+// loads only what it uses. An installation without sources (the package npm
+// installs) runs the bundles built when it was packed, from dist/, and builds
+// nothing. No work at import time: a launched program imports this module for
+// the bundles it runs itself (launch.mjs, its entry, is still running then and
+// cannot be imported).
 import fs from 'node:fs'
 import {createRequire} from 'node:module'
 import path from 'node:path'
@@ -20,20 +22,48 @@ export async function bundled(entry, options = {}) {
 }
 
 /**
- * The bundle of ENTRY: a folder per build (named by the time it was built), so
- * that a process still loading chunks of an older build keeps finding them;
- * the manifest names the current one. Builds older than a day are removed.
+ * The installation has the sources of its entry points: this repository, where tools/ holds the toolchain's
+ * TypeScript. The package has none: its bundles were built when it was packed (dist/, by tools/pack/).
+ */
+export const hasSources = fs.existsSync(path.join(root, 'tools'))
+
+/** The folder ENTRY's bundle goes in, named by ENTRY's path from ROOT: `tools__cli__main`. */
+export function bundleName(entry, {selfContained = false} = {}) {
+  return path.relative(root, entry).replace(/[\\/]/g, '__').replace(/\.ts$/, '') + (selfContained ? '.self-contained' : '')
+}
+
+/**
+ * The bundle of ENTRY: in an installation without sources, the one in dist/ (its build named in dist/build.json);
+ * in this repository a folder per build (named by the time it was built), so that a process still loading chunks
+ * of an older build keeps finding them; the manifest names the current one. Builds older than a day are removed.
  * With `selfContained`, the packages it imports are bundled in as well.
  */
 export async function ensureBundle(entry, {selfContained = false} = {}) {
+  const name = bundleName(entry, {selfContained})
+  if (!hasSources) return prebuiltBundle(name)
   const cache = path.join(root, 'node_modules', '.cache', 'passepartout')
-  const name = path.relative(root, entry).replace(/[\\/]/g, '__').replace(/\.ts$/, '') + (selfContained ? '.self-contained' : '')
   const manifestPath = path.join(cache, `${name}.inputs.json`)
   const fresh = readFreshManifest(manifestPath)
   if (fresh) return {build: fresh.build, main: path.join(cache, name, fresh.build, 'main.mjs')}
-  const esbuild = await import('esbuild')
   const build = `${Date.now()}-${process.pid}`
   const outdir = path.join(cache, name, build)
+  const {esbuild, inputs: read} = await buildBundle(entry, outdir, {selfContained})
+  // A package's files count too when they are bundled: an upgrade rebuilds. So does this file: how it bundles.
+  const files = [...read, BUNDLER]
+  const inputs = Object.fromEntries(files.map((input) => [input, fs.statSync(path.join(root, input)).mtimeMs]))
+  fs.writeFileSync(`${manifestPath}.${process.pid}.tmp`, JSON.stringify({esbuild, build, inputs}))
+  fs.renameSync(`${manifestPath}.${process.pid}.tmp`, manifestPath)
+  removeOldBuilds(path.join(cache, name), build)
+  return {build, main: path.join(outdir, 'main.mjs')}
+}
+
+/**
+ * Bundle ENTRY into OUTDIR (main.mjs and its chunks), as every bundle of this repository is made: for its cache,
+ * and for dist/ when it is packed. Its esbuild's version, and the files it read (relative to ROOT; the required
+ * packages, which are not files, left out).
+ */
+export async function buildBundle(entry, outdir, {selfContained = false} = {}) {
+  const esbuild = await import('esbuild')
   const result = await esbuild.build({
     entryPoints: {main: entry},
     outdir,
@@ -57,14 +87,26 @@ export async function ensureBundle(entry, {selfContained = false} = {}) {
     logLevel: 'error',
     absWorkingDir: root,
   })
-  // A package's files count too when they are bundled: an upgrade rebuilds. So does this file: how it bundles.
-  const read = Object.keys(result.metafile.inputs).filter((input) => !input.startsWith(`${REQUIRED_NAMESPACE}:`))
-  const files = [...read, BUNDLER]
-  const inputs = Object.fromEntries(files.map((input) => [input, fs.statSync(path.join(root, input)).mtimeMs]))
-  fs.writeFileSync(`${manifestPath}.${process.pid}.tmp`, JSON.stringify({esbuild: esbuild.version, build, inputs}))
-  fs.renameSync(`${manifestPath}.${process.pid}.tmp`, manifestPath)
-  removeOldBuilds(path.join(cache, name), build)
-  return {build, main: path.join(outdir, 'main.mjs')}
+  const inputs = Object.keys(result.metafile.inputs).filter((input) => !input.startsWith(`${REQUIRED_NAMESPACE}:`))
+  return {esbuild: esbuild.version, inputs}
+}
+
+/**
+ * The bundle NAME as the package holds it. One it does not hold is an installation that lost a file or a package
+ * built without it: said so, with the one remedy.
+ */
+function prebuiltBundle(name) {
+  const main = path.join(root, 'dist', name, 'main.mjs')
+  let build
+  try {
+    build = JSON.parse(fs.readFileSync(path.join(root, 'dist', 'build.json'), 'utf8')).build
+  } catch {
+    build = undefined
+  }
+  if (typeof build === 'string' && fs.existsSync(main)) return {build, main}
+  throw Object.assign(new Error(`this installation has no build of ${name} (no dist/${name}/main.mjs)`), {
+    code: 'PASSEPARTOUT_NOT_BUILT',
+  })
 }
 
 /**

@@ -2,10 +2,12 @@
 // (bundle.mjs) when any of its inputs changed, then import it and run it.
 //
 //   node bin/launch.mjs ENTRY.ts [ARGS...]      runs ENTRY's default export or main(args)
+import {spawn} from 'node:child_process'
+import {once} from 'node:events'
 import fs from 'node:fs'
 import path from 'node:path'
 import {fileURLToPath, pathToFileURL} from 'node:url'
-import {ensureBundle, root, stopEsbuild} from './bundle.mjs'
+import {ensureBundle, hasSources, root, stopEsbuild} from './bundle.mjs'
 
 /**
  * A stop asked before a service's code has taken the signals: nothing was started, nothing needs saving. Once
@@ -50,15 +52,23 @@ export async function launch(entry, args) {
     const module = await import(pathToFileURL(main).href)
     return (await module.main(args)) ?? 0
   } catch (error) {
+    if (error?.code === 'PASSEPARTOUT_NOT_BUILT') return cannotLoad(error.message)
     if (!['MODULE_NOT_FOUND', 'ERR_MODULE_NOT_FOUND'].includes(error?.code)) throw error
     return cannotLoad(`a dependency cannot be found: ${String(error.message).split('\n')[0]}`)
   }
 }
 
-/** The first package of package.json's dependencies that node_modules does not hold, if any. */
+/**
+ * The first package of package.json's dependencies that Node would not find from this installation, if any: in
+ * its own node_modules (this repository, a global install) or in one above it (a project's node_modules, where npm
+ * puts an installed package's dependencies beside it).
+ */
 function missingDependency() {
   const {dependencies = {}} = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'))
-  return Object.keys(dependencies).find((name) => !fs.existsSync(path.join(root, 'node_modules', name, 'package.json')))
+  const folders = []
+  for (let folder = root; folders.at(-1) !== folder; folder = path.dirname(folder)) folders.push(folder)
+  const found = (name) => folders.some((folder) => fs.existsSync(path.join(folder, 'node_modules', name, 'package.json')))
+  return Object.keys(dependencies).find((name) => !found(name))
 }
 
 /** Say WHY the dependencies cannot be loaded, and what to run; exit status 2. */
@@ -70,9 +80,57 @@ function cannotLoad(why) {
   const linked = path.basename(target) !== 'node_modules' && !process.execArgv.includes('--preserve-symlinks')
   const remedy = linked
     ? `node_modules is a link to ${target}: run bin/passepartout, or node --preserve-symlinks`
-    : `run \`make setup\` (npm ci) in ${root}`
+    : hasSources
+      ? `run \`make setup\` (npm ci) in ${root}`
+      : `install passepartout again (${root} is not whole)`
   process.stderr.write(`passepartout: ${why}; ${remedy}\n`)
   return 2
+}
+
+/**
+ * The `passepartout` a project installed for itself, nearest CWD (`node_modules/.bin/passepartout` there or in a
+ * folder above, as npm puts it on PATH for a project's scripts: a workspace's is at its root), when it is another
+ * installation than this one: that one answers there, as a project's own version of an npm tool does. Undefined
+ * when there is none, or it is this one (linked to it, `npm link passepartout`).
+ */
+export function projectInstallation(cwd) {
+  const here = fs.realpathSync(root)
+  for (let folder = path.resolve(cwd); ; folder = path.dirname(folder)) {
+    const program = path.join(folder, 'node_modules', '.bin', 'passepartout')
+    const installation = installationOf(program)
+    if (installation) return installation === here ? undefined : program
+    if (path.dirname(folder) === folder) return undefined
+  }
+}
+
+/** The installation whose bin/passepartout PROGRAM is (or links to), if it is one. */
+function installationOf(program) {
+  try {
+    return path.dirname(path.dirname(fs.realpathSync(program)))
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Run PROGRAM (another installation's passepartout) on ARGS in this terminal until it ends; its exit status, or
+ * this process ends by the signal that ended it. A SIGTERM (a service manager's stop, sent to this process alone)
+ * is passed on; a SIGINT or SIGHUP comes from the terminal, which sends it to both: this process lets the program
+ * take it, and ends when the program does.
+ */
+export async function handOver(program, args) {
+  const child = spawn(program, args, {stdio: 'inherit'})
+  const passOn = () => child.kill('SIGTERM')
+  const leaveIt = () => {}
+  process.on('SIGTERM', passOn)
+  process.on('SIGINT', leaveIt)
+  process.on('SIGHUP', leaveIt)
+  const [code, signal] = await once(child, 'exit')
+  process.off('SIGTERM', passOn)
+  process.off('SIGINT', leaveIt)
+  process.off('SIGHUP', leaveIt)
+  if (signal) process.kill(process.pid, signal)
+  return code ?? 1
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === fs.realpathSync(process.argv[1])) {

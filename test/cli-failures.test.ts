@@ -144,7 +144,10 @@ describe('usage', () => {
 
   it('answers --version, help, help COMMAND and COMMAND --help', () => {
     const dir = folder({})
-    expect(run(['--version'], dir)).toMatchObject({status: 0, stdout: `passepartout ${JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../package.json'), 'utf8')).version}\n`})
+    // The version, and which installation answers: this repository, when it runs its own bin/passepartout.
+    const repository = path.resolve(import.meta.dirname, '..')
+    const {version} = JSON.parse(fs.readFileSync(path.join(repository, 'package.json'), 'utf8'))
+    expect(run(['--version'], dir)).toMatchObject({status: 0, stdout: `passepartout ${version} from ${repository}\n`})
     expect(run(['help'], dir)).toMatchObject({status: 0, stdout: expect.stringMatching(/^usage: passepartout <command>/)})
     const checkHelp = run(['help', 'check'], dir)
     expect(checkHelp.stdout).toMatch(/^usage: passepartout check \[options\] \[FILE\|DIR \.\.\.\]\n/)

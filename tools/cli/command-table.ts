@@ -124,7 +124,7 @@ export const OPTIONS = {
         : `--page takes a page number from 1, or all, not ${JSON.stringify(value)}`,
   },
   help: {type: 'boolean', short: 'h', everywhere: true, help: "show this help, or a command's"},
-  version: {type: 'boolean', everywhere: true, help: 'print the version'},
+  version: {type: 'boolean', everywhere: true, help: 'print the version and which installation answers'},
 } as const satisfies Record<string, OptionSpec>
 
 export type OptionName = keyof typeof OPTIONS

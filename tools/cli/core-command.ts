@@ -1,9 +1,9 @@
 /**
  * The commands a core runs (the command table's rows that the toolchain does not run: `skills`, `ask`,
- * `doctor`, the clients of the running core, and `run`): tangle the core (org/core/ of this installation),
- * then run its commands module (generated/core/commands.ts), handing it the command as the table writes it
- * (`commandLine`); the core parses it with the same table. The core is TypeScript tangled from Org, so it is
- * bundled on first use, like the CLI.
+ * `doctor`, the clients of the running core, and `run`): tangle the core (org/core/ of this installation, when it
+ * has the core's documents), then run its commands module (generated/core/commands.ts), handing it the command as
+ * the table writes it (`commandLine`); the core parses it with the same table. The core is TypeScript tangled
+ * from Org, so it is bundled on first use, like the CLI; the package npm installs holds it bundled already.
  *
  * The server (`run`) keeps the core in a process of its own, watched from this one: when the core exits
  * asking to be started again (RESTART_EXIT_CODE: one of its own documents changed and checks), the core is
@@ -12,6 +12,7 @@
  */
 import {type ChildProcess, spawn, type StdioOptions} from 'node:child_process'
 import {once} from 'node:events'
+import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {pathToFileURL} from 'node:url'
@@ -124,10 +125,15 @@ function listeningPort(message: unknown): number | undefined {
   return type === 'listening' && Number.isInteger(tcpPort) ? (tcpPort as number) : undefined
 }
 
-/** Tangle the core's documents; false, with the errors printed, when they do not tangle. */
+/**
+ * Tangle the core's documents; false, with the errors printed, when they do not tangle. Only an installation
+ * that has them (this repository) does: the package holds the core built (dist/), and nothing is written into it.
+ */
 async function tangleCore(home: string, context: CommandContext): Promise<boolean> {
+  const documents = path.join(home, 'org', 'core')
+  if (!fs.existsSync(documents)) return true
   const report = await tangle({
-    files: listOrgFiles(path.join(home, 'org', 'core')),
+    files: listOrgFiles(documents),
     cache: TangleCache.open(home, {tool: process.env.PASSEPARTOUT_BUILD ?? '', allowOutside: []}),
   })
   if (!hasErrors(report)) return true

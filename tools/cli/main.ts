@@ -15,7 +15,7 @@ export async function main(argv: string[], cwd = process.cwd()): Promise<number>
     const parsed = parseCommandLine(argv)
     switch (parsed.kind) {
       case 'version':
-        process.stdout.write(`passepartout ${version()}\n`)
+        process.stdout.write(`passepartout ${version()} from ${installation()}\n`)
         return 0
       case 'command':
         return await runCommand(parsed, cwd)
@@ -88,11 +88,18 @@ function quietOnClosedOutput(): void {
   }
 }
 
+/**
+ * The installation that answers (bin/launch.mjs says where it is): this repository, or a package npm installed,
+ * globally or in a project; which one matters when a machine has more than one.
+ */
+function installation(): string {
+  return process.env.PASSEPARTOUT_HOME ?? path.resolve(import.meta.dirname, '..', '..')
+}
+
 /** This installation's version, from its package.json. */
 function version(): string {
-  const home = process.env.PASSEPARTOUT_HOME ?? path.resolve(import.meta.dirname, '..', '..')
   try {
-    return String(JSON.parse(fs.readFileSync(path.join(home, 'package.json'), 'utf8')).version)
+    return String(JSON.parse(fs.readFileSync(path.join(installation(), 'package.json'), 'utf8')).version)
   } catch {
     return 'unknown'
   }
