@@ -16,7 +16,7 @@ const COMPUTING = [
   'test/fmt/format-org.test.ts',
   'test/fmt/properties.test.ts',
   'test/code-frame.test.ts',
-  'test/rules-table.test.ts',
+  'test/docs/references.test.ts',
   'test/cli-command-table.test.ts',
   'test/cases.test.ts',
   'test/session/toolchain-boundary.test.ts',
