@@ -17,6 +17,7 @@ const COMPUTING = [
   'test/fmt/properties.test.ts',
   'test/code-frame.test.ts',
   'test/docs/references.test.ts',
+  'test/docs/transcripts.test.ts',
   'test/docs/links.test.ts',
   'test/cli-command-table.test.ts',
   'test/cases.test.ts',
