@@ -87,6 +87,8 @@ export class DocProject {
   private readonly started: Started[] = []
   private readonly servers = new Map<string, ModelServer>()
   private readonly bin: string
+  /** The folder the commands run in: the project's, until a `cd`. */
+  private cwd: string
 
   constructor(
     /** The folder the documentation shows for the project (`/work/main`). */
@@ -95,6 +97,7 @@ export class DocProject {
     this.dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-docs-')))
     this.bin = fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-docs-bin-'))
     fs.symlinkSync(cli, path.join(this.bin, 'passepartout'))
+    this.cwd = this.dir
     this.shown.set(this.dir, shownRoot)
     fs.writeFileSync(path.join(this.dir, 'package.json'), '{}\n')
     fs.writeFileSync(path.join(this.dir, 'tsconfig.json'), `${JSON.stringify(TSCONFIG, null, 2)}\n`)
@@ -151,13 +154,18 @@ export class DocProject {
     // The shell gives its place to the command (a signal reaches it), through env when it sets variables first.
     const line = this.actual(command)
     const child = spawn('bash', ['-c', `exec 2>&1; exec ${/^\w+=/.test(line) ? 'env ' : ''}${line}`], {
-      cwd: this.dir,
+      cwd: this.cwd,
       env: this.env(env),
       stdio: ['pipe', 'pipe', 'ignore'],
     })
     const started = new Started(child)
     this.started.push(started)
     return started
+  }
+
+  /** Run the later commands in FOLDER, relative to where they run now (`cd my-agent`). */
+  cd(folder: string): void {
+    this.cwd = path.resolve(this.cwd, folder)
   }
 
   /** COMMAND run to its end, with no input: what it printed on both streams, as they came. */

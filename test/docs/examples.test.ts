@@ -53,6 +53,17 @@ function expectShown(project: DocProject, shown: readonly string[], printed: str
   for (const [words, actual] of taken(pairs ?? [])) project.taken.set(words, actual)
 }
 
+/** What COMMAND printed in PROJECT: the example's own way to run it, or the shell's; a `cd` moves the later ones. */
+async function printedBy(example: Example, project: DocProject, command: string): Promise<string> {
+  const folder = /^cd (\S+)$/.exec(command)?.[1]
+  if (folder) {
+    project.cd(folder)
+    return ''
+  }
+  const own = example.commands?.[command]
+  return own ? own(project) : project.run(command)
+}
+
 /** The transcript BLOCK run step by step in PROJECT, each output held to what is shown; a DEFERRED one kept. */
 async function runTranscript(example: Example, project: DocProject, block: Block, deferred: boolean) {
   for (const step of stepsOf(block)) {
@@ -60,9 +71,7 @@ async function runTranscript(example: Example, project: DocProject, block: Block
     const shownFile = /^cat (\S+)$/.exec(step.command)?.[1]
     if (shownFile) project.write(shownFile, `${step.output.join('\n')}\n`)
     await example.around?.[step.command]?.before?.(project)
-    const printed = example.commands?.[step.command]
-      ? await example.commands[step.command]!(project)
-      : await project.run(step.command)
+    const printed = await printedBy(example, project, step.command)
     if (!deferred) expectShown(project, step.output, printed, `${place(block)}: $ ${step.command}`)
     await example.around?.[step.command]?.after?.(project)
   }

@@ -69,6 +69,13 @@ async function runningCore(project: DocProject, args = '') {
   return core
 }
 
+/** COMMAND started on a terminal, as a person runs it (without colour): what a terminal shows is read as lines. */
+const onATerminal = (project: DocProject, command: string) =>
+  project.start(`script -qfec '${command}' /dev/null`, {NO_COLOR: '1'})
+
+/** What a terminal showed, its lines ended as a file's. */
+const shownBy = (terminal: Started) => terminal.output().replaceAll('\r\n', '\n')
+
 /**
  * The schedules of PROJECT's memory as if its core had been down since a minute before the last 23:55: one run
  * of a schedule of `cron 55 23 * * *` (the scribe's) was due meanwhile.
@@ -340,7 +347,7 @@ export const EXAMPLES: Record<string, Example> = {
     commands: {
       // On a terminal, as make runs it: bouncer saved three times (a change, a type error, the change mended), then Ctrl-C.
       'make run': async (project) => {
-        const core = project.start("script -qfec 'passepartout run' /dev/null", {NO_COLOR: '1'})
+        const core = onATerminal(project, 'passepartout run')
         await core.until(/^talk to it/m)
         project.write('org/skills/bouncer.org', bouncerWith('const changed = 1'))
         await core.until(/^reloaded bouncer/m)
@@ -350,7 +357,7 @@ export const EXAMPLES: Record<string, Example> = {
         await core.until(/^reloaded bouncer[^]*^reloaded bouncer/m)
         core.child.stdin!.write('\x03')
         await core.closed
-        return `bin/passepartout run\n${core.output().replaceAll('\r\n', '\n')}`
+        return `bin/passepartout run\n${shownBy(core)}`
       },
     },
   },
@@ -406,12 +413,11 @@ export const EXAMPLES: Record<string, Example> = {
     commands: {
       // On a terminal, as a person runs it; it goes on running while the others talk to it.
       'passepartout run': async (project) => {
-        const core = project.start("script -qfec 'passepartout run' /dev/null", {NO_COLOR: '1'})
+        const core = onATerminal(project, 'passepartout run')
         await core.until(/^talk to it/m)
-        return core.output().replaceAll('\r\n', '\n')
+        return shownBy(core)
       },
     },
   },
   init: {project: async () => new DocProject('/home/me')},
-  test: {project: async () => new DocProject('/home/me/my-agent')},
 }
