@@ -6,7 +6,7 @@ CLI := bin/passepartout
 # The installed commands, run as they are: npx would spend a second of CPU finding them first.
 BIN := node_modules/.bin
 
-.PHONY: setup tangle check check-types check-format test watch run bench pack clean
+.PHONY: setup tangle check check-types check-format test watch run docs bench pack clean
 
 $(DEPS): package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -46,6 +46,12 @@ watch: $(DEPS)
 # booted and how to talk to it, then apply each saved document (tangled, checked, reloaded).
 run: $(DEPS)
 	$(CLI) run
+
+# The references of docs/reference/ (commands, rules, settings, environment), written from the code that defines them:
+# run it after changing one of those (test/docs/references.test.ts fails while a committed reference differs).
+docs: $(DEPS)
+	$(CLI) check --prune
+	node bin/launch.mjs tools/docs/references.ts
 
 bench: $(DEPS)
 	node bin/launch.mjs bench/tangle.bench.ts

@@ -106,7 +106,7 @@ describe('passepartout tangle', () => {
         reason: expect.stringContaining(':TANGLE'),
         note: null,
         expected: ['did you mean :tangle?'],
-        url: 'README.md#rule-header-unknown-argument',
+        url: 'docs/reference/rules.md#rule-header-unknown-argument',
       },
     ])
     expect(Object.keys(report.diagnostics[0])).toEqual(['file', 'line', 'column', 'endLine', 'endColumn', 'severity', 'rule', 'code', 'reason', 'note', 'expected', 'url'])

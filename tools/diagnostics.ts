@@ -16,24 +16,27 @@ import {type Palette, PLAIN, printable} from './terminal.ts'
 
 export type Severity = 'error' | 'warning'
 
-/** Rule ids and what each one means; the README's rules table lists them for users (test/rules-table.test.ts holds the two together). */
+/**
+ * Rule ids, their severity and what each one means, in Markdown: the reference of the rules
+ * (docs/reference/rules.md) is written from them by `make docs`, its links relative to docs/reference/.
+ */
 export const RULES = {
-  'org/unterminated-block': ['warning', 'a #+begin_src with no #+end_src in its section: Org reads it as text'],
-  'org/detached-affiliated-keyword': ['warning', 'a #+NAME or #+HEADER line separated from its block by a blank line'],
-  'org/ignored-property-drawer': ['warning', 'a :PROPERTIES: drawer where Org does not read properties'],
-  'org/latin-1': ['warning', 'the file is not valid UTF-8; it is read as Latin-1, as Emacs does'],
+  'org/unterminated-block': ['warning', 'a `#+begin_src` with no `#+end_src` in its section: Org reads it as text'],
+  'org/detached-affiliated-keyword': ['warning', 'a `#+NAME` or `#+HEADER` separated from its block by a blank line'],
+  'org/ignored-property-drawer': ['warning', 'a `:PROPERTIES:` drawer where Org does not read properties'],
+  'org/latin-1': ['warning', 'the file is not valid UTF-8: it is read as Latin-1, as Emacs does'],
   'org/mixed-line-endings': [
     'warning',
     'CRLF and LF line endings mixed: Emacs keeps the CRs, which breaks block lines',
   ],
-  'org/setupfile-unreadable': ['warning', 'a #+SETUPFILE: that cannot be read: Org goes on without its keywords'],
-  'org/setupfile-cycle': ['warning', 'a #+SETUPFILE: already being read (a cycle): Org skips it'],
-  'header/unknown-argument': ['warning', 'a header argument Org does not know (names are case-sensitive)'],
-  'header/unusual-value': ['warning', 'a header-argument value outside the documented set, and how Org reads it'],
-  'header/lisp-ignored': ['warning', 'an Emacs Lisp form in a header argument that tangling does not use'],
-  'header/decimal-mode': ['warning', ':tangle-mode given as a plain number is decimal, not octal'],
+  'org/setupfile-unreadable': ['warning', 'a `#+SETUPFILE:` that cannot be read: Org goes on without its keywords'],
+  'org/setupfile-cycle': ['warning', 'a `#+SETUPFILE:` already being read: Org skips it'],
+  'header/unknown-argument': ['warning', 'a header argument Org does not know (`:TANGLE`: names are case-sensitive)'],
+  'header/unusual-value': ['warning', 'a value outside the documented set (`:mkdirp maybe`), and how Org reads it'],
+  'header/lisp-ignored': ['warning', 'an Emacs Lisp form in a header argument tangling does not use'],
+  'header/decimal-mode': ['warning', '`:tangle-mode 755` is decimal, not octal'],
   'noweb/unresolved': ['warning', 'a noweb reference that matches no block: Org inserts nothing'],
-  'noweb/looks-like-code': ['warning', 'code such as a shift or a generic that Org reads as a noweb reference'],
+  'noweb/looks-like-code': ['warning', 'a TypeScript generic or shift that Org reads as a noweb reference'],
   'tangle/duplicate-target': ['warning', 'two spellings of one target in one document: the later replaces the earlier'],
   'tangle/overwrites-edit': [
     'warning',
@@ -41,58 +44,67 @@ export const RULES = {
   ],
   'tangle/orphaned-target': [
     'warning',
-    'a file a document wrote and no longer writes (a renamed :tangle, a removed block or document): --prune removes it',
+    'a file a document wrote and no longer writes (a renamed `:tangle`, a removed block or document): `--prune` removes it',
   ],
-  'tangle/emacs-error': ['error', 'Org fails here; nothing of the document is written'],
+  'tangle/emacs-error': [
+    'error',
+    "Org fails here (Emacs's own words are the note): nothing of the document is written",
+  ],
   'tangle/lisp-form': [
     'error',
-    'a header argument written as an Emacs Lisp form outside the small, pure part of Emacs Lisp passepartout evaluates',
+    'a header argument written as an Emacs Lisp form outside the small, pure part of Emacs Lisp Passepartout evaluates',
   ],
-  'tangle/needs-evaluation': ['error', 'tangling would run code (<<name()>>, :var name=block)'],
+  'tangle/needs-evaluation': ['error', 'tangling would run code (`<<name()>>`, `:var x=block`)'],
   'tangle/no-comment-syntax': ['error', 'comments requested for a language without comment syntax'],
   'tangle/noweb-cycle': ['error', 'noweb references that include each other'],
-  'tangle/unterminated-block-pairs': [
+  'tangle/unterminated-block-pairs': ['error', 'Org Babel pairs an unterminated block with a later one and fails'],
+  'tangle/missing-directory': ['error', "the target's folder does not exist and `:mkdirp` is not set"],
+  'tangle/target-is-directory': ['error', 'the target is a folder'],
+  'tangle/outside-root': [
     'error',
-    'Org Babel pairs an unterminated #+begin_src with a later block and fails',
+    "the target resolves outside the project (outside a project: the Org file's folder)",
   ],
-  'tangle/missing-directory': ['error', "the target's directory does not exist and :mkdirp is not set"],
-  'tangle/target-is-directory': ['error', 'the target is a directory'],
-  'tangle/outside-root': ['error', "the target resolves outside the project (or the Org file's folder)"],
-  'tangle/target-conflict': ['error', 'two documents write the same target'],
-  'tangle/unsupported': ['error', 'an Org feature passepartout does not reproduce'],
-  'graph/duplicate-id': ['error', 'one :ID: in two places'],
-  'graph/unknown-dependency': ['error', 'a #+DEPENDS_ON: entry that names no ID and no document'],
-  'graph/ambiguous-dependency': ['error', 'a #+DEPENDS_ON: word that names several documents by file name'],
+  'tangle/target-conflict': ['error', 'two documents write the same target (Emacs lets the later win silently)'],
+  'tangle/unsupported': ['error', 'an Org feature Passepartout does not reproduce'],
+  'graph/duplicate-id': ['error', 'one `:ID:` in two places; the message names both'],
+  'graph/unknown-dependency': ['error', 'a `#+DEPENDS_ON:` entry that names no ID and no document'],
+  'graph/ambiguous-dependency': ['error', 'a `#+DEPENDS_ON:` word that names several documents by file name'],
   'graph/self-dependency': ['error', 'a document that depends on itself'],
-  'graph/cycle': ['error', 'documents that depend on each other in a cycle'],
-  ts: ['error', 'a TypeScript diagnostic, reported at the Org line the code came from'],
+  'graph/cycle': ['error', 'documents that depend on each other; the message names the whole cycle'],
+  ts: [
+    'error',
+    "a TypeScript diagnostic (`error TS2322`, a warning where TypeScript's is one), at the Org line the code came from",
+  ],
   'check/compiler': ['error', 'the TypeScript compiler could not run'],
-  'sandbox/unknown-capability': ['warning', 'a #+CAPABILITIES: name that grants nothing'],
+  'sandbox/unknown-capability': ['warning', 'a `#+CAPABILITIES:` name that grants nothing'],
   'sandbox/invalid-grant': [
     'error',
-    'a #+CAPABILITIES: capability written so that it grants nothing: a folder given to another than read, read: with none, a folder no skill reads',
+    'a `#+CAPABILITIES:` capability written so that it grants nothing: a folder given to another than `read`, `read:` with none, a folder no skill reads; the skill does not load',
   ],
   'sandbox/read': [
     'error',
-    "a skill read a file its document does not grant it, or one no skill reads (the project's state, .env, keys)",
+    "a skill read (in the host) a file its document does not grant it, or one no skill reads: the project's state, `.env`, the home folder's keys, a file named like a key",
   ],
-  'sandbox/restricted-import': ['error', 'a skill imports a restricted module without the capability for it'],
+  'sandbox/restricted-import': [
+    'error',
+    'a skill loads a module its capabilities do not grant (at check time, or at run time in the host)',
+  ],
   'sandbox/dynamic-code': [
     'error',
-    'a skill evaluates code (eval, new Function, import() of a computed name, the module module) without the eval capability',
+    'a skill evaluates code (`eval`, `new Function`, `import()` of a computed name, the `module` module) without `eval`',
   ],
   'sandbox/native-access': [
     'error',
-    'a skill reaches into the runtime (process, process.binding, inspector) without the native capability',
+    'a skill reaches into the runtime (`process`, `process.binding`, `inspector`…) without `native`',
   ],
-  'sandbox/fs-write': ['error', 'a skill writes files without the fs capability'],
-  'sandbox/network': ['error', 'a skill uses the network without the net capability'],
+  'sandbox/fs-write': ['error', 'a skill writes files without `fs`'],
+  'sandbox/network': ['error', 'a skill uses the network without `net`'],
   'sandbox/tangle-target': [
     'error',
-    'a skill document tangles outside org/skills/ and generated/skills/, an Org file, or into node_modules/',
+    'a skill document tangles outside `org/skills/` and `generated/skills/`, an Org file, or into `node_modules/`: nothing of it is written',
   ],
-  'skill/syntax': ['error', "a skill's code cannot be compiled"],
-  'skill/load-error': ['error', "a skill's code threw while it loaded"],
+  'skill/syntax': ['error', "a skill's code does not compile"],
+  'skill/load-error': ['error', "a skill's code threw while loading, at the Org line that threw"],
   'skill/runtime-error': [
     'error',
     "a skill's code threw when the core called it (an export, a gate, a trigger) or in one of its callbacks",
@@ -100,64 +112,109 @@ export const RULES = {
   'skill/out-of-memory': ['error', 'the skills went over their memory allowance while this skill ran: it was stopped'],
   'skill/timeout': [
     'error',
-    'a skill did not finish in time (loading, or anything the core or a timer ran of it): it was stopped',
+    "a skill's code ran past the timeout (loading, a gate, a timer, a promise…): it was stopped, at the Org line where it was",
   ],
-  'skill/cpu-budget': ['error', "a skill's code took more of the skill host than its CPU budget: it was stopped"],
-  'skill/invalid-definition': ['error', 'a defineSkill call with a definition that is not valid'],
+  'skill/cpu-budget': [
+    'error',
+    "a skill's code took more of the skill host's thread than its CPU budget over the window (a timer that re-arms itself, an async loop): it was stopped, at the Org line where its code was",
+  ],
+  'skill/invalid-definition': [
+    'error',
+    'a `defineSkill` call whose definition is not valid (no name, a trigger that is not a function, a negative priority…)',
+  ],
   'skill/name-taken': [
     'error',
-    "a skill name the document may not register: another document's, or not its own name or under it",
+    "a skill name the document may not register: another document's, or not its own name nor under it",
   ],
-  'skill/import': [
-    'error',
-    'a skill imports something a skill cannot: code outside every skill, or a skill that is not ready',
-  ],
+  'skill/import': ['error', 'a skill imports code of no skill, or a skill that is not ready'],
   'skill/dependency-not-ready': ['error', 'a skill whose dependency did not load'],
-  'skill/unterminated-block': ['error', 'a skill document with a #+begin_src and no #+end_src: not loaded'],
-  'skill/mandatory': ['error', 'a mandatory skill is missing or not ready: the core does not start'],
+  'skill/unterminated-block': [
+    'error',
+    'a skill document with a `#+begin_src` that has no `#+end_src`: Org reads it as text (`tangle` and `check` warn, `org/unterminated-block`); the core does not load it and keeps the running version',
+  ],
+  'skill/mandatory': [
+    'error',
+    'a mandatory skill is missing or not ready: the core does not start; while it runs, a save that would take one away is not applied (a warning while the running version is kept in place of a document that is gone or broken)',
+  ],
   'schedule/invalid': [
     'error',
-    "a skill's schedule is not valid: a cron expression croner does not read as five fields, an interval under 1 s…",
+    "a skill's `schedule` that is not one: a cron expression that is not five fields croner reads (`61 * * * *`, six fields with seconds, `@daily`) or that no date matches, an interval that is not a whole duration (`1.5h`, `15 minutes`) or is under 1 s (`0s`) or over 366 days, both `every` and `cron`, a key a schedule does not take",
   ],
-  'schedule/missed': ['warning', "runs of a skill's schedule were due while the core was down"],
-  'schedule/skipped': ['warning', "a run of a skill's schedule was skipped: the run before it was still going"],
-  'schedule/failed': ['error', "a run of a skill's schedule failed"],
-  'schedule/not-run': ['error', 'a run asked for now was not run: no such schedule, or a run of it still going'],
+  'schedule/missed': [
+    'warning',
+    "runs of a skill's schedule were due while the core was down: said at start, with the last one, and caught up once when the schedule asks for it (`catchUp: true`)",
+  ],
+  'schedule/skipped': [
+    'warning',
+    "a run of a skill's schedule came due while the one before it was still going: it was skipped (a schedule never overlaps itself)",
+  ],
+  'schedule/failed': [
+    'error',
+    "a run of a skill's schedule failed: the log says why, and `status` shows it as the schedule's last run",
+  ],
+  'schedule/not-run': [
+    'error',
+    '`passepartout fire SKILL` asked for a run now that did not start: no skill of that name has a schedule (the line names those that do), the skill is not running (failed to load: its schedule runs with it), or a run of it is still going',
+  ],
   'config/invalid': [
     'error',
-    'a setting is not valid: the "passepartout" section of package.json, a variable of the environment or .env',
+    'a setting is not valid: `passepartout.json` (a key it does not know, a provider without a URL, a name of the cascade that is no backend, at its line and column), the `passepartout` section of `package.json`, a variable of the environment or `.env` (`PASSEPARTOUT_BACKENDS` naming an unknown backend, `openai` without `PASSEPARTOUT_MODEL`)',
   ],
   'memory/damaged': [
     'error',
-    "the memory database's hashes or root do not match its objects, or it is not a database: it was kept aside",
+    "the memory database's hashes or root do not match its objects, or it is not a database: it was moved aside and the core started with an empty memory",
   ],
   'memory/unavailable': ['error', 'the memory database could not be opened'],
   'memory/scope-full': [
     'error',
-    "a write on another's behalf (a model's remember) would take a scope of memory past 1000 objects or 8 MB",
+    "a model's `remember` (or a skill's write to its own scope) would take a scope past 1000 objects or 8 MB of JSON: nothing is written",
   ],
-  'core/internal': ['error', 'the core failed in a way it did not expect: a bug, reported without a stack trace'],
+  'core/internal': ['error', 'the core failed in a way it did not expect (a bug), reported as one line'],
   'mcp/unavailable': [
     'error',
-    'an MCP server could not start, exited or hung: its tools are withdrawn and it is started again with back-off',
+    'an MCP server could not start, exited, or hung (it did not answer `initialize`, the listing of its tools, or a ping after a call timed out): said once with its name, its tools withdrawn, started again with back-off ([MCP servers](../mcp.md))',
   ],
-  'mcp/too-many-tools': ['error', 'an MCP server lists more tools than the core takes: none is used'],
+  'mcp/too-many-tools': [
+    'error',
+    'an MCP server lists more than 256 tools (or 256 pages of them): none is used, and it is not started again; said at its entry in `passepartout.json`',
+  ],
   'mcp/tool-refused': [
     'error',
-    "an MCP server's tool whose name or schema cannot be used, or whose name another holds: it is left out",
+    "an MCP server's tool whose name cannot be a tool's once the server's name is put before it, whose schema cannot be read or holds more than 16 KiB, that comes past the server's 256 KiB of descriptions and schemas, or whose name a skill or another server holds: it is left out, the others are used; said at the server's entry",
   ],
   'mcp/malformed': [
     'error',
-    "an MCP server's result the protocol's schema refuses or over the bounds: that call fails",
+    "an MCP server answered a call with a result the protocol's schema (or the tool's output schema) refuses, or one over the bounds of data from outside: that call fails, said once",
   ],
-  'mcp/timeout': ['error', 'an MCP server did not answer a call within its timeout: that call fails'],
-  'fmt/parse': ['warning', 'a source block or file the formatter cannot parse: passepartout fmt leaves it as it is'],
-  'fmt/noweb': ['warning', 'a block whose noweb references formatting would move: passepartout fmt leaves it as it is'],
-  'io/recovered': ['warning', 'a run killed while writing a document left it half done: this run finished or undid it'],
-  'io/no-documents': ['warning', 'a folder given to a command holds no .org file'],
-  'cache/damaged': ['warning', 'the tangle cache was damaged: it is discarded and every document read again'],
-  'io/read': ['error', 'a file could not be read'],
-  'io/write': ['error', 'a file could not be written'],
+  'mcp/timeout': [
+    'error',
+    'an MCP server did not answer a call within its timeout: that call fails, said once; a server that then does not answer a ping is restarted',
+  ],
+  'fmt/parse': [
+    'warning',
+    '`passepartout fmt`: a block (or file) that parses neither as a program nor as a fragment of a class: it is left as it is',
+  ],
+  'fmt/noweb': [
+    'warning',
+    '`passepartout fmt`: formatting would take a noweb reference off its own line (or copy or drop it): the block is left as it is',
+  ],
+  'io/recovered': [
+    'warning',
+    'a run that was killed (or could not undo a failure) left a document half written: this run completed or undid it',
+  ],
+  'io/no-documents': ['warning', 'a folder given to a command holds no `.org` file'],
+  'cache/damaged': [
+    'warning',
+    'the tangle cache is not the shape this build writes (edited, cut short): it is discarded and every document read again',
+  ],
+  'io/read': [
+    'error',
+    'a file could not be read: at the block whose target it is when there is one (a NUL byte in the name, a name over 255 bytes, a path over 4095, a file where a folder should be); nothing of that document is written, the other documents are',
+  ],
+  'io/write': [
+    'error',
+    'a file could not be written: at the block whose target it is when there is one (a NUL byte in the name, a name over 255 bytes, a path over 4095, a file where a folder should be); nothing of that document is written, the other documents are',
+  ],
 } as const satisfies Record<string, readonly [Severity, string]>
 
 export type RuleId = keyof typeof RULES
@@ -187,9 +244,9 @@ export interface DiagnosticExtras {
   severity?: Severity
 }
 
-/** Where the README explains RULE: the anchor of its row in the rules table (`README.md#rule-tangle-missing-directory`). */
+/** Where RULE is explained: its row in the reference of the rules (`docs/reference/rules.md#rule-tangle-missing-directory`). */
 export function ruleUrl(ruleId: string): string {
-  return `README.md#rule-${ruleId.replace(/[^a-z0-9]+/gi, '-')}`
+  return `docs/reference/rules.md#rule-${ruleId.replace(/[^a-z0-9]+/gi, '-')}`
 }
 
 /**
@@ -308,7 +365,7 @@ export interface DiagnosticJson {
   note: string | null
   /** Suggestions. */
   expected: string[] | null
-  /** The README anchor of the rule. */
+  /** Where the rule is explained: its row in the reference of the rules. */
   url: string | null
 }
 

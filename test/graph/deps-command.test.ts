@@ -55,7 +55,7 @@ describe('passepartout deps', () => {
         reason: "'x' names several documents (org/a/x.org, org/b/x.org)",
         note: null,
         expected: ['name one by an ID (id:X)'],
-        url: 'README.md#rule-graph-ambiguous-dependency',
+        url: 'docs/reference/rules.md#rule-graph-ambiguous-dependency',
       },
     ])
   })
@@ -101,7 +101,7 @@ describe('passepartout check', () => {
     expect(report).toMatchObject({version: 1, checkedFiles: 1, errors: 2, warnings: 0})
     expect(report.tangle).toMatchObject({blocks: 1, documents: [{path: 'org/a.org', failed: false, targets: [{path: 'org/a.ts', status: 'written'}]}], pruned: []})
     expect(report.diagnostics).toEqual([
-      expect.objectContaining({file: 'org/a.org', line: 1, column: 15, severity: 'error', rule: 'graph/unknown-dependency', code: null, url: 'README.md#rule-graph-unknown-dependency'}),
+      expect.objectContaining({file: 'org/a.org', line: 1, column: 15, severity: 'error', rule: 'graph/unknown-dependency', code: null, url: 'docs/reference/rules.md#rule-graph-unknown-dependency'}),
       {
         file: 'org/a.org',
         line: 3,
@@ -114,7 +114,7 @@ describe('passepartout check', () => {
         reason: "Type 'string' is not assignable to type 'number'.",
         note: null,
         expected: null,
-        url: 'README.md#rule-ts',
+        url: 'docs/reference/rules.md#rule-ts',
       },
     ])
   })
