@@ -63,6 +63,8 @@ export class NativeChecker {
     readonly tsconfig: string | undefined,
     /** Where the generated configuration goes: a folder of the project's cache. */
     private readonly workDir: string,
+    /** Options added to the configuration's, as tsconfig.json spells them (what the installation gives a project). */
+    private readonly added: Record<string, unknown> = {},
   ) {}
 
   /**
@@ -95,8 +97,8 @@ export class NativeChecker {
   private configFor(roots: readonly string[], workDir: string): object {
     const files = roots.map((root) => path.relative(workDir, root).split(path.sep).join('/'))
     const noEmit = {noEmit: true, incremental: false, composite: false}
-    if (!this.tsconfig) return {compilerOptions: {...DEFAULT_COMPILER_OPTIONS, ...noEmit}, files}
-    return {extends: this.tsconfig, compilerOptions: noEmit, files, include: []}
+    if (!this.tsconfig) return {compilerOptions: {...DEFAULT_COMPILER_OPTIONS, ...this.added, ...noEmit}, files}
+    return {extends: this.tsconfig, compilerOptions: {...this.added, ...noEmit}, files, include: []}
   }
 }
 

@@ -27,6 +27,7 @@ import {buildGraph} from '../graph/document-graph.ts'
 import {compilerFailed} from '../messages/check.ts'
 import type {DocumentMeta} from '../org/document-meta.ts'
 import {stateFile} from '../tangle/cache.ts'
+import {installationOptions} from '../installation.ts'
 import {isInside, skillsFolder} from '../project.ts'
 import type {TangleReport} from '../tangle/tangle.ts'
 import {skillTwins} from './skill-twins.ts'
@@ -81,6 +82,8 @@ export class ProjectChecker {
   /** The document graph's diagnostics, built again only when what a document declares changes. */
   private graphDiagnostics: Diagnostic[] | undefined
   private readonly tsconfig: string | undefined
+  /** What the installation adds to the project's compiler options (installation.ts); none in the installation. */
+  private readonly installed: Record<string, unknown> | undefined
   private readonly native: NativeChecker | undefined
   /** The warm program of the re-checks, in a thread of its own (warm-program.ts), once one was asked for. */
   private warm: Promise<WarmProgram> | undefined
@@ -89,9 +92,10 @@ export class ProjectChecker {
     this.generated = new GeneratedFiles(options.project, options.allowOutside)
     const tsconfig = options.project && path.join(options.project, 'tsconfig.json')
     this.tsconfig = tsconfig && fs.existsSync(tsconfig) ? tsconfig : undefined
+    this.installed = installationOptions(options.project, this.tsconfig)
     const compiler = options.warmOnly ? undefined : (options.compiler ?? nativeCompiler())
-    this.native =
-      compiler === undefined ? undefined : new NativeChecker(compiler, this.tsconfig, nativeWorkDir(options.project))
+    const workDir = nativeWorkDir(options.project)
+    this.native = compiler && new NativeChecker(compiler, this.tsconfig, workDir, this.installed)
   }
 
   /** Tangle FILES with TANGLE and check the whole program their TypeScript files make. */
@@ -229,7 +233,9 @@ export class ProjectChecker {
   private memory(): CheckMemory | undefined {
     const {tool, project} = this.options
     if (!this.native || !tool || !project) return undefined
-    const parts = {tool, compiler: compilerIdentity(this.native.compiler), tsconfig: this.tsconfig}
+    // An answer holds for the options it was given: another installation's modules are others.
+    const compiler = `${compilerIdentity(this.native.compiler)} ${JSON.stringify(this.installed ?? {})}`
+    const parts = {tool, compiler, tsconfig: this.tsconfig}
     return CheckMemory.open(stateFile(project, 'check'), parts)
   }
 
@@ -265,7 +271,7 @@ export class ProjectChecker {
   private warmProgram(): Promise<WarmProgram> {
     // Loaded on demand: a one-shot check with the native compiler never pays for ts-morph's program, nor its thread.
     this.warm ??= import('../check/warm-program.ts').then(async ({WarmProgram}) => {
-      const warm = await WarmProgram.start(this.tsconfig)
+      const warm = await WarmProgram.start(this.tsconfig, this.installed)
       await warm.ask({type: 'update', files: this.warmRoots(), ifHeld: []})
       return warm
     })
