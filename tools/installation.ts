@@ -1,10 +1,11 @@
 /**
  * The installation and a project of one's own. The installation is the folder that holds bin/passepartout and
  * what it runs: this repository, or the package npm installed. A project is a person's folder of Org documents,
- * elsewhere. The project's code imports the skill API (`passepartout`), its tests the testing API
- * (`passepartout/testing`) and `vitest`: all three are the installation's, found there for the type check and
- * the tests, whether or not the project has a node_modules/ of its own. In this repository the project is the
- * installation: its package.json names its own modules (`exports`), and nothing is added.
+ * elsewhere. The project's code imports the skill API (`passepartout`) and zod (a tool's parameters), its tests
+ * the testing API (`passepartout/testing`) and `vitest`: all four are the installation's, found there for the type
+ * check, the skill host and the tests, whether or not the project has a node_modules/ of its own, so that what
+ * is checked is what runs. In this repository the project is the installation: its package.json names its own
+ * modules (`exports`), and nothing is added.
  */
 import fs from 'node:fs'
 import {createRequire} from 'node:module'
@@ -22,23 +23,57 @@ export function isInstallation(project: string, home: string): boolean {
   return real(project) === real(home)
 }
 
-/** The files that declare what a project imports from the installation HOME, by the name it imports. */
-export function installedModules(home: string): Record<string, string> {
-  const manifest = JSON.parse(fs.readFileSync(path.join(home, 'package.json'), 'utf8')) as {
-    exports: Record<string, {types: string}>
-  }
-  const declared = (entry: string) => path.resolve(home, manifest.exports[entry]!.types)
+/** The packages of the installation a project's code uses as its own: tools' parameters, tests. */
+export const GIVEN_PACKAGES = ['zod', 'vitest'] as const
+
+interface Manifest {
+  exports: Record<string, {types: string; default?: string}>
+}
+
+function manifestOf(home: string): Manifest {
+  return JSON.parse(fs.readFileSync(path.join(home, 'package.json'), 'utf8')) as Manifest
+}
+
+/**
+ * What declares each module PROJECT imports from the installation HOME, by the name it imports: the API's
+ * declarations, and the folder of each package the installation gives that PROJECT does not have itself.
+ */
+export function installedModules(home: string, project: string): Record<string, string> {
+  const {exports} = manifestOf(home)
+  const given = lackedPackages(project).map((name) => [name, installedPackage(home, name)!])
   return {
-    passepartout: declared('.'),
-    'passepartout/testing': declared('./testing'),
-    vitest: installedPackage(home, 'vitest')!,
+    passepartout: path.resolve(home, exports['.']!.types),
+    'passepartout/testing': path.resolve(home, exports['./testing']!.types),
+    ...Object.fromEntries(given),
   }
 }
 
-/** The folder of the package NAME as the installation HOME finds it (its own node_modules, or one above); undefined when none. */
-export function installedPackage(home: string, name: string): string | undefined {
+/** What a project's tests run as `passepartout/testing`: the installation HOME's testing runtime. */
+export function testingRuntime(home: string): string {
+  return path.resolve(home, manifestOf(home).exports['./testing']!.default!)
+}
+
+/**
+ * The folder a skill's module in FOLDER finds the package SPECIFIER from: FOLDER, or the installation's for a
+ * package the installation gives (zod) that the project does not have.
+ */
+export function packageFolder(specifier: string, folder: string, home = installationRoot()): string {
+  const name = specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/')
+  return (lackedPackages(folder) as string[]).includes(name) ? home : folder
+}
+
+/** The packages the installation gives that a module in FOLDER does not find itself: the installation's are used. */
+export function lackedPackages(folder: string): (typeof GIVEN_PACKAGES)[number][] {
+  return GIVEN_PACKAGES.filter((name) => installedPackage(folder, name) === undefined)
+}
+
+/** The folder of the package NAME as a module in FOLDER finds it (FOLDER's node_modules, or one above); undefined when none. */
+export function installedPackage(folder: string, name: string): string | undefined {
   try {
-    return path.dirname(createRequire(path.join(home, 'package.json')).resolve(`${name}/package.json`))
+    return path.dirname(createRequire(path.join(folder, 'package.json')).resolve(`${name}/package.json`))
   } catch {
     return undefined
   }
@@ -46,7 +81,7 @@ export function installedPackage(home: string, name: string): string | undefined
 
 /**
  * The compiler options a project's type check adds to its own, so that what it imports from the installation
- * HOME is found there: a `paths` entry for each installed module, beside the project's own `paths` (read from
+ * HOME is found there: a `paths` entry for each installed module (installedModules), beside the project's own `paths` (read from
  * TSCONFIG and the configurations it extends; the project's entry wins for a name both map), and for a project
  * with no tsconfig.json Node's types (the installation's `@types/node`: a skill's test reads files). Undefined
  * for the installation itself, which checks as it always did, and for files outside any project.
@@ -57,7 +92,7 @@ export function installationOptions(
   home = installationRoot(),
 ): Record<string, unknown> | undefined {
   if (project === undefined || isInstallation(project, home)) return undefined
-  const installed = Object.entries(installedModules(home)).map(([name, file]) => [name, [file]])
+  const installed = Object.entries(installedModules(home, project)).map(([name, file]) => [name, [file]])
   const paths = {...Object.fromEntries(installed), ...(tsconfig ? ownPaths(tsconfig) : {})}
   if (tsconfig) return {paths}
   const types = installedPackage(home, '@types/node')

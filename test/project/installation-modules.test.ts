@@ -10,7 +10,7 @@ import path from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 import {DEFAULT_COMPILER_OPTIONS} from '../../tools/check/checker.ts'
 import {formatDiagnostic} from '../../tools/diagnostics.ts'
-import {installationOptions} from '../../tools/installation.ts'
+import {installationOptions, packageFolder} from '../../tools/installation.ts'
 import {listOrgFiles} from '../../tools/project.ts'
 import {ProjectSession} from '../../tools/session/project-session.ts'
 import {tempProject} from '../support/temp-project.ts'
@@ -113,10 +113,32 @@ describe('what the installation adds to a project', () => {
       paths: {
         passepartout: [path.join(repo, 'generated/core/passepartout.ts')],
         'passepartout/testing': [path.join(repo, 'generated/core/testing.ts')],
+        zod: [path.join(repo, 'node_modules/zod')],
         vitest: [path.join(repo, 'node_modules/vitest')],
       },
       types: ['node'],
       typeRoots: [path.join(repo, 'node_modules/@types')],
     })
+  })
+})
+
+describe('the packages the installation gives', () => {
+  /** A project whose node_modules holds zod of its own. */
+  const owner = () => tempProject({'node_modules/zod/package.json': '{"name": "zod", "version": "4.0.0"}'})
+
+  it.each([
+    ['zod, from a project without it', 'zod', false, 'installation'],
+    ['a module of zod, from a project without it', 'zod/v4', false, 'installation'],
+    ['zod, from a project with its own', 'zod', true, 'project'],
+    ['a package the installation does not give', 'date-fns', false, 'project'],
+  ])('finds %s in the %s', (_, specifier, own, expected) => {
+    const dir = own ? owner() : tempProject({})
+    const folder = path.join(dir, 'generated', 'skills')
+    expect(packageFolder(specifier, folder, repo)).toBe(expected === 'installation' ? repo : folder)
+  })
+
+  it('maps for the type check only those the project does not have', () => {
+    const {paths} = installationOptions(owner(), undefined, repo) as {paths: Record<string, string[]>}
+    expect(Object.keys(paths)).toEqual(['passepartout', 'passepartout/testing', 'vitest'])
   })
 })

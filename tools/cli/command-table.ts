@@ -201,6 +201,14 @@ export const COMMANDS = {
     options: ['check', ...ORG_OUTPUT],
     runs: 'toolchain',
   },
+  test: {
+    operands: {kind: 'paths'},
+    summary:
+      'tangle and check the project, then run the Test Suites of the documents named (default: every one of its ' +
+      "org/) with the installation's vitest; exit status vitest's, 1 when the project does not check",
+    options: [...SESSION, ...ORG_OUTPUT],
+    runs: 'toolchain',
+  },
   skills: {
     operands: SKILL_DOCUMENTS,
     summary:

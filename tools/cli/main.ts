@@ -56,6 +56,8 @@ export const TOOLCHAIN: Record<ToolchainCommandName, Runner> = {
   },
   check: async ({operands, values}, context) =>
     (await import('./check-command.ts')).runCheck(operands, {...sessionFlags(values), json: values.json}, context),
+  test: async ({operands, values}, context) =>
+    (await import('./test-command.ts')).runTest(operands, {...sessionFlags(values), prune: values.prune}, context),
   fmt: async ({operands, values}, context) =>
     (await import('../fmt/command.ts')).runFmt(operands, {check: values.check}, context),
   deps: async ({operands, values}, context) =>
