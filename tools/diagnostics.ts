@@ -156,6 +156,10 @@ export const RULES = {
   'io/recovered': ['warning', 'a run killed while writing a document left it half done: this run finished or undid it'],
   'io/no-documents': ['warning', 'a folder given to a command holds no .org file'],
   'cache/damaged': ['warning', 'the tangle cache was damaged: it is discarded and every document read again'],
+  'init/refused': [
+    'error',
+    'passepartout init writes no project: a name that is no folder name, a file, a folder that is not empty and holds no Org document',
+  ],
   'io/read': ['error', 'a file could not be read'],
   'io/write': ['error', 'a file could not be written'],
 } as const satisfies Record<string, readonly [Severity, string]>

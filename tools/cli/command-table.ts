@@ -131,12 +131,13 @@ export type OptionName = keyof typeof OPTIONS
 
 /**
  * What a command takes after its options, and so what its help shows and which count of them is a usage error:
- * nothing (SCOPE says what it works on instead), files and folders, a text to send (one word at least), one
+ * nothing (SCOPE says what it works on instead), files and folders, one folder or none, a text to send (one word at least), one
  * approval id, nothing or `show ID` (one approval, whole), one skill's name, or the command a help is about.
  */
 export type Operands =
   | {kind: 'none'; scope: string}
   | {kind: 'paths'}
+  | {kind: 'folder'}
   | {kind: 'text'}
   | {kind: 'approval-id'}
   | {kind: 'show-approval'}
@@ -165,6 +166,15 @@ const SKILL_DOCUMENTS = {kind: 'none', scope: "reads the project's skill documen
 
 /** Every command, in the order the help lists them. */
 export const COMMANDS = {
+  init: {
+    operands: {kind: 'folder'},
+    summary:
+      'write a project into DIR (default: the working folder): an example skill with a tool and its tests, ' +
+      'passepartout.json, .env.example, .gitignore, package.json, README.md; into a folder of Org documents only ' +
+      'what it lacks; never over anything',
+    options: [],
+    runs: 'toolchain',
+  },
   tangle: {
     operands: {kind: 'paths'},
     summary: "write the files the Org documents' blocks tangle to (default: every .org file under the project's org/)",

@@ -46,6 +46,7 @@ type Runner = (invocation: CommandInvocation, context: CommandContext) => Promis
 
 /** The commands the toolchain runs, one each: what of the options each passes on to its module. */
 export const TOOLCHAIN: Record<ToolchainCommandName, Runner> = {
+  init: async ({operands}, context) => (await import('./init-command.ts')).runInit(operands, context),
   tangle: async ({operands, values}, context) => {
     const flags = {...sessionFlags(values), dryRun: values['dry-run'], json: values.json}
     return (await import('./tangle-command.ts')).runTangle(operands, flags, context)
