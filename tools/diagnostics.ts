@@ -114,6 +114,10 @@ export const RULES = {
   ],
   'skill/dependency-not-ready': ['error', 'a skill whose dependency did not load'],
   'skill/unterminated-block': ['error', 'a skill document with a #+begin_src and no #+end_src: not loaded'],
+  'skill/api-version': [
+    'error',
+    'a skill document needs a newer skill API (#+PASSEPARTOUT: N) than the installation gives, or says no version: not loaded',
+  ],
   'skill/mandatory': ['error', 'a mandatory skill is missing or not ready: the core does not start'],
   'schedule/invalid': [
     'error',

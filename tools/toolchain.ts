@@ -30,6 +30,7 @@ export {type CheckReport, hasCheckErrors} from './session/project-checker.ts'
 export {ProjectSession, type SessionOptions} from './session/project-session.ts'
 export {fileStamp, type OrgChange, type OrgWatcher, watchOrgFiles} from './watch/org-watcher.ts'
 export {
+  API_VERSION,
   forTheCore,
   type Reading,
   type SkillDocument,

@@ -30,6 +30,7 @@ import {stateFile} from '../tangle/cache.ts'
 import {installationOptions} from '../installation.ts'
 import {isInside, skillsFolder} from '../project.ts'
 import type {TangleReport} from '../tangle/tangle.ts'
+import {apiVersionProblem} from './skill-documents.ts'
 import {skillTwins} from './skill-twins.ts'
 
 const log = debug('check')
@@ -247,13 +248,16 @@ export class ProjectChecker {
 
   /**
    * The document graph's diagnostics, with the skills as the core loads them: a twin (a second skill document
-   * of a name, skill-twins.ts) is refused by the core, so a word that names its file names the other one.
+   * of a name, skill-twins.ts) is refused by the core, so a word that names its file names the other one. Then
+   * each skill document's need of a skill API this installation does not give, which the core refuses too.
    */
   private graph(): Diagnostic[] {
     const skills = this.options.project && skillsFolder(this.options.project)
-    const twins = skills ? skillTwins([...this.documents.keys()].filter((file) => isInside(file, skills))) : new Map()
+    const isSkill = (file: string) => skills !== undefined && isInside(file, skills)
+    const twins = skills ? skillTwins([...this.documents.keys()].filter(isSkill)) : new Map()
     const documents = [...this.documents.values()].filter((meta) => !twins.has(meta.path))
-    return buildGraph(documents, {base: this.options.project ?? process.cwd()}).diagnostics
+    const api = documents.filter((meta) => isSkill(meta.path)).flatMap((meta) => apiVersionProblem(meta) ?? [])
+    return [...buildGraph(documents, {base: this.options.project ?? process.cwd()}).diagnostics, ...api]
   }
 
   /**
