@@ -24,7 +24,7 @@ export {
   type RuleId,
 } from './diagnostics.ts'
 export type {DependencyEntry, DocumentMeta} from './org/document-meta.ts'
-export {packageFolder} from './installation.ts'
+export {installationRoot, packageFolder} from './installation.ts'
 export {findProjectRoot} from './project.ts'
 export {type CheckReport, hasCheckErrors} from './session/project-checker.ts'
 export {ProjectSession, type SessionOptions} from './session/project-session.ts'

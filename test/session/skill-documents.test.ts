@@ -54,6 +54,21 @@ describe('a skill document read by the session', () => {
     ])
   })
 
+  it('is read where an installation lies among packages (node_modules/passepartout/org/skills/), its own targets not refused', async () => {
+    const dir = project({'node_modules/passepartout/package.json': '{"name": "passepartout"}'})
+    const installed = path.join(dir, 'node_modules/passepartout')
+    fs.mkdirSync(path.join(installed, 'org/skills'), {recursive: true})
+    fs.writeFileSync(
+      path.join(installed, 'org/skills/guard.org'),
+      block('../../generated/skills/guard.ts', 'export const x = 1'),
+    )
+    const document = await new ProjectSession({project: dir}).readSkill(path.join(installed, 'org/skills/guard.org'))
+    expect(document.problems).toEqual([])
+    expect(document.modules.map((module) => path.relative(installed, module.path))).toEqual([
+      'generated/skills/guard.ts',
+    ])
+  })
+
   it('is failed, at its position, when the tangler refuses it', async () => {
     const dir = project({'org/skills/bad.org': '* Code\n#+begin_src typescript :tangle missing/x.ts\nx\n#+end_src\n'})
     const document = await read(dir, 'org/skills/bad.org')
