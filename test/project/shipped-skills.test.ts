@@ -118,3 +118,12 @@ describe('the running core of a project of its own', () => {
     ])
   })
 })
+
+describe('the check of a project of its own', () => {
+  it('takes a dependency on a shipped skill for one a document answers: the core boots it beside', () => {
+    const mine = skill('mine').replace('#+TITLE: mine\n', '#+TITLE: mine\n#+DEPENDS_ON: policy bouncer\n')
+    const checked = passepartout(['check'], tempProject({'org/skills/mine.org': mine}))
+    expect(checked.stderr).toBe('')
+    expect(checked.status).toBe(0)
+  })
+})

@@ -25,10 +25,11 @@ import {debug} from '../debug.ts'
 import {type Diagnostic, diagnostic, isError} from '../diagnostics.ts'
 import {buildGraph} from '../graph/document-graph.ts'
 import {compilerFailed} from '../messages/check.ts'
-import type {DocumentMeta} from '../org/document-meta.ts'
 import {stateFile} from '../tangle/cache.ts'
-import {installationOptions} from '../installation.ts'
-import {isInside, skillsFolder} from '../project.ts'
+import {installationOptions, installationRoot, isInstallation} from '../installation.ts'
+import {type DocumentMeta, documentMeta} from '../org/document-meta.ts'
+import {readOrg} from '../org/parse.ts'
+import {isInside, listOrgFiles, skillsFolder} from '../project.ts'
 import type {TangleReport} from '../tangle/tangle.ts'
 import {apiVersionProblem} from './skill-documents.ts'
 import {skillTwins} from './skill-twins.ts'
@@ -86,6 +87,8 @@ export class ProjectChecker {
   /** What the installation adds to the project's compiler options (installation.ts); none in the installation. */
   private readonly installed: Record<string, unknown> | undefined
   private readonly native: NativeChecker | undefined
+  /** What the installation's shipped skill documents declare, once read (`shippedSkills`). */
+  private shipped: DocumentMeta[] | undefined
   /** The warm program of the re-checks, in a thread of its own (warm-program.ts), once one was asked for. */
   private warm: Promise<WarmProgram> | undefined
 
@@ -248,8 +251,10 @@ export class ProjectChecker {
 
   /**
    * The document graph's diagnostics, with the skills as the core loads them: a twin (a second skill document
-   * of a name, skill-twins.ts) is refused by the core, so a word that names its file names the other one. Then
-   * each skill document's need of a skill API this installation does not give, which the core refuses too.
+   * of a name, skill-twins.ts) is refused by the core, so a word that names its file names the other one; the
+   * installation's shipped skills that no skill of the project replaces are documents a dependency may name, as
+   * the core boots them beside (their own diagnostics are the installation's, not said). Then each skill
+   * document's need of a skill API this installation does not give, which the core refuses too.
    */
   private graph(): Diagnostic[] {
     const skills = this.options.project && skillsFolder(this.options.project)
@@ -257,7 +262,23 @@ export class ProjectChecker {
     const twins = skills ? skillTwins([...this.documents.keys()].filter(isSkill)) : new Map()
     const documents = [...this.documents.values()].filter((meta) => !twins.has(meta.path))
     const api = documents.filter((meta) => isSkill(meta.path)).flatMap((meta) => apiVersionProblem(meta) ?? [])
-    return [...buildGraph(documents, {base: this.options.project ?? process.cwd()}).diagnostics, ...api]
+    const own = new Set(documents.filter((meta) => isSkill(meta.path)).map((meta) => path.basename(meta.path)))
+    const shipped = this.shippedSkills().filter((meta) => !own.has(path.basename(meta.path)))
+    const graph = buildGraph([...documents, ...shipped], {base: this.options.project ?? process.cwd()})
+    const installed = new Set(shipped.map((meta) => meta.path))
+    return [...graph.diagnostics.filter((message) => !installed.has(message.file ?? '')), ...api]
+  }
+
+  /** What the installation's shipped skill documents declare, read once; none in the installation itself. */
+  private shippedSkills(): DocumentMeta[] {
+    const {project} = this.options
+    const home = installationRoot()
+    if (project === undefined || isInstallation(project, home)) return []
+    const folder = skillsFolder(home)
+    this.shipped ??= fs.existsSync(folder)
+      ? listOrgFiles(folder).map((file) => documentMeta(file, readOrg(fs.readFileSync(file)).root))
+      : []
+    return this.shipped
   }
 
   /**
