@@ -65,6 +65,15 @@ describe('a new project', () => {
     expect(fs.readFileSync(path.join(dir, 'README.md'), 'utf8').trimEnd().split('\n').length).toBeLessThanOrEqual(10)
   })
 
+  it('boots, its settings read without a problem, the shipped skills beside its own', () => {
+    const {SHIPPED_SKILLS: _, ...shell} = environment
+    const booted = passepartout(['skills'], dir, {env: {...shell, NO_COLOR: '1'}})
+    expect(booted.stderr).toBe('')
+    expect(booted.stdout).toMatch(/^hello +project +ready/m)
+    expect(booted.stdout).toMatch(/^skills: 5 ready/m)
+    expect(booted.status).toBe(0)
+  })
+
   it('checks, and its example skill passes its tests as written', () => {
     const checked = passepartout(['check'], dir)
     expect(checked.stderr).toBe('')

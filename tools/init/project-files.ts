@@ -119,6 +119,10 @@ const SETTINGS = `// What this project connects to, read when its core starts. J
     // "hosted": {"baseURL": "https://api.openai.com/v1", "model": "gpt-4o-mini", "apiKeyEnv": "OPENAI_API_KEY"},
   },
   // "cascade": ["local", "hosted", "offline"],
+  // The shipped skills run beside this project's own; one may be turned off (policy and bouncer, mandatory, not).
+  "skills": {
+    // "scribe": false,
+  },
 }
 `
 
