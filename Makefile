@@ -62,6 +62,7 @@ bench: $(DEPS)
 	node bin/launch.mjs bench/schedules.bench.ts
 	node bin/launch.mjs bench/fmt.bench.ts
 	node bin/launch.mjs bench/boot.bench.ts
+	node bin/launch.mjs bench/project.bench.ts
 	node bin/launch.mjs bench/emacs.bench.ts
 
 clean:
