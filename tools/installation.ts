@@ -23,8 +23,11 @@ export function isInstallation(project: string, home: string): boolean {
   return real(project) === real(home)
 }
 
-/** The packages of the installation a project's code uses as its own: tools' parameters, tests. */
-export const GIVEN_PACKAGES = ['zod', 'vitest'] as const
+/**
+ * The packages of the installation a project's code uses as its own: zod for a tool's parameters, vitest and
+ * fast-check (properties, as the shell guard's tests hold) for its tests.
+ */
+export const GIVEN_PACKAGES = ['zod', 'vitest', 'fast-check'] as const
 
 interface Manifest {
   exports: Record<string, {types: string; default?: string}>
@@ -40,7 +43,7 @@ function manifestOf(home: string): Manifest {
  */
 export function installedModules(home: string, project: string): Record<string, string> {
   const {exports} = manifestOf(home)
-  const given = lackedPackages(project).map((name) => [name, installedPackage(home, name)!])
+  const given = lackedPackages(project, home).map((name) => [name, installedPackage(home, name)!])
   return {
     passepartout: path.resolve(home, exports['.']!.types),
     'passepartout/testing': path.resolve(home, exports['./testing']!.types),
@@ -62,12 +65,16 @@ export function packageFolder(specifier: string, folder: string, home = installa
     .split('/')
     .slice(0, specifier.startsWith('@') ? 2 : 1)
     .join('/')
-  return (lackedPackages(folder) as string[]).includes(name) ? home : folder
+  return (lackedPackages(folder, home) as string[]).includes(name) ? home : folder
 }
 
-/** The packages the installation gives that a module in FOLDER does not find itself: the installation's are used. */
-export function lackedPackages(folder: string): (typeof GIVEN_PACKAGES)[number][] {
-  return GIVEN_PACKAGES.filter((name) => installedPackage(folder, name) === undefined)
+/**
+ * The packages the installation HOME gives that a module in FOLDER does not find itself: HOME's are used. One HOME
+ * does not hold is none it gives.
+ */
+export function lackedPackages(folder: string, home: string): (typeof GIVEN_PACKAGES)[number][] {
+  const lacks = (name: string) => installedPackage(folder, name) === undefined
+  return GIVEN_PACKAGES.filter((name) => lacks(name) && installedPackage(home, name) !== undefined)
 }
 
 /** The folder of the package NAME as a module in FOLDER finds it (FOLDER's node_modules, or one above); undefined when none. */

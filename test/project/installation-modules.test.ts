@@ -27,20 +27,21 @@ const copies = (...names: string[]) =>
     ]),
   )
 
-const passepartout = (args: string[], cwd: string) =>
-  spawnSync(cli, [...args, '--no-frames'], {cwd, encoding: 'utf8', env: {...process.env, PASSEPARTOUT_WARM_UP: '0'}})
+/** A person's shell: the shipped skills boot beside the project's (the tests' own cores boot none). */
+const {SHIPPED_SKILLS: _, ...shell} = process.env
 
-/**
- * Not shell-guard: its tests import fast-check, a package of this repository's development that a project which
- * copies the document installs itself.
- */
+const passepartout = (args: string[], cwd: string) =>
+  spawnSync(cli, [...args, '--no-frames'], {cwd, encoding: 'utf8', env: {...shell, PASSEPARTOUT_WARM_UP: '0'}})
+
 it('checks and runs a fresh folder holding copies of the shipped skills, their imports found in the installation', () => {
-  const dir = tempProject(copies('policy', 'bouncer', 'scribe'))
+  const dir = tempProject(copies('policy', 'bouncer', 'shell-guard'))
   const checked = passepartout(['check'], dir)
   expect(checked.stderr).toBe('')
   expect(checked.status).toBe(0)
   const ran = passepartout(['run', '--once', '--no-watch'], dir)
   expect(ran.stderr).toBe('')
+  expect(ran.stdout).toContain('org/skills/shell-guard.org replaces the shipped shell-guard\n')
+  expect(ran.stdout).toMatch(/skills: 4 ready/)
   expect(ran.status).toBe(0)
 })
 
@@ -115,6 +116,7 @@ describe('what the installation adds to a project', () => {
         'passepartout/testing': [path.join(repo, 'generated/core/testing.ts')],
         zod: [path.join(repo, 'node_modules/zod')],
         vitest: [path.join(repo, 'node_modules/vitest')],
+        'fast-check': [path.join(repo, 'node_modules/fast-check')],
       },
       types: ['node'],
       typeRoots: [path.join(repo, 'node_modules/@types')],
@@ -139,6 +141,6 @@ describe('the packages the installation gives', () => {
 
   it('maps for the type check only those the project does not have', () => {
     const {paths} = installationOptions(owner(), undefined, repo) as {paths: Record<string, string[]>}
-    expect(Object.keys(paths)).toEqual(['passepartout', 'passepartout/testing', 'vitest'])
+    expect(Object.keys(paths)).toEqual(['passepartout', 'passepartout/testing', 'vitest', 'fast-check'])
   })
 })

@@ -2,7 +2,8 @@
  * `passepartout test [FILE|DIR ...]`: a project's own tests. The project is tangled and checked first, as `check`
  * checks it (a test of code that does not check would only fail less clearly); then the Test Suites its documents
  * tangle (those of the documents named, or every one) run with the installation's vitest, `passepartout/testing`
- * being the installation's runtime and a package the installation gives (zod) its own when the project has none.
+ * being the installation's runtime and a package the installation gives (zod, fast-check) its own when the project
+ * has none.
  * Only the project's tests run: an installation's own (this repository's 2300) never do. The exit status is
  * vitest's.
  */
@@ -71,7 +72,7 @@ async function runVitest(project: string, tests: readonly string[]): Promise<num
  * that hangs: booting the skills takes seconds on a loaded machine, where vitest's default is 5.
  */
 export function vitestConfiguration(project: string, home: string, tests: readonly string[]): string {
-  const lacked = lackedPackages(project).filter((name) => name !== 'vitest')
+  const lacked = lackedPackages(project, home).filter((name) => name !== 'vitest')
   const alias = {
     'passepartout/testing': testingRuntime(home),
     ...Object.fromEntries(lacked.map((name) => [name, installedPackage(home, name)!])),
