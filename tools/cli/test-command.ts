@@ -25,16 +25,17 @@ export async function runTest(
   flags: SessionFlags & {prune: boolean},
   context: CommandContext,
 ): Promise<number> {
-  const named = commandInputs(args, flags, context)
-  const {session, folders, problems} = args.length > 0 ? commandInputs([], flags, context) : named
-  const report = await session.check(session.documents(), {prune: flags.prune, folders})
+  const {session, files, folders, problems} = commandInputs(args, flags, context)
+  // The whole project, the documents named among it: a test runs code the other documents wrote too.
+  const checked = [...new Set([...session.documents(), ...files])]
+  const report = await session.check(checked, {prune: flags.prune, folders})
   const diagnostics = [...problems, ...report.diagnostics]
   printDiagnostics(diagnostics, {cwd: context.cwd, frames: context.frames})
   if (diagnostics.some(isError)) {
     process.stderr.write('passepartout test: the project does not check: no test was run\n')
     return 1
   }
-  const documents = new Set(named.files)
+  const documents = new Set(files)
   const tests = report.tangle.documents
     .filter((document) => documents.has(document.path))
     .flatMap((document) => document.targets.map((target) => target.path))
