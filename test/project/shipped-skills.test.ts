@@ -5,6 +5,7 @@
  * none, refused at its place), and each skill's origin said by `skills` and `status`. The project holds no copy.
  */
 import {spawn, spawnSync} from 'node:child_process'
+import fs from 'node:fs'
 import path from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {tempProject} from '../support/temp-project.ts'
@@ -116,6 +117,19 @@ describe('the running core of a project of its own', () => {
       'policy shipped',
       'scribe project',
     ])
+  })
+})
+
+describe("the installation's shipped documents", () => {
+  it('are read, never tangled or written, by the commands run on a project', () => {
+    const repo = path.resolve(import.meta.dirname, '../..')
+    const files = ['org/skills', 'generated/skills'].flatMap((folder) =>
+      fs.readdirSync(path.join(repo, folder)).map((entry) => path.join(repo, folder, entry)),
+    )
+    const stamps = () => files.map((file) => `${file} ${fs.statSync(file).mtimeMs}`)
+    const before = stamps()
+    for (const command of [['check'], ['skills'], ['run', '--once', '--no-watch']]) passepartout(command, dir)
+    expect(stamps()).toEqual(before)
   })
 })
 
