@@ -68,6 +68,7 @@ bench: $(DEPS)
 	node bin/launch.mjs bench/schedules.bench.ts
 	node bin/launch.mjs bench/fmt.bench.ts
 	node bin/launch.mjs bench/boot.bench.ts
+	node bin/launch.mjs bench/project.bench.ts
 	node bin/launch.mjs bench/emacs.bench.ts
 
 # The package npm installs, as a tarball in $(PACK): tangle and check everything, build what an installation runs

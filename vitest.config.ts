@@ -31,7 +31,7 @@ const COMPUTING = [
   'test/package/hand-over.test.ts',
   'test/watch/org-watcher.test.ts',
   ...['act', 'actions', 'approvals', 'backends', 'catalog', 'client', 'errors', 'host-protocol', 'log', 'protocol']
-    .concat(['loader', 'registry', 'signals', 'skill', 'tools', 'untrusted'])
+    .concat(['loader', 'registry', 'shipped', 'signals', 'skill', 'tools', 'untrusted'])
     .map((name) => `generated/core/${name}.test.ts`),
   'generated/core/messages/*.test.ts',
   ...['bouncer', 'policy', 'shell-guard'].map((name) => `generated/skills/${name}.test.ts`),
@@ -53,6 +53,10 @@ export default defineConfig({
     // loaded by other work (other test runs, other users) stretches many times over.
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    // A project a test writes runs the skills it holds, and no shipped one beside them (org/core/shipped.org): the
+    // cores the tests start, in their processes or as commands, inherit this. A test of the shipped skills says
+    // which it boots.
+    env: {SHIPPED_SKILLS: ''},
     // The toolchain's tests, and the core's and the skills' tangled from org/ (make test tangles first). Each file in
     // a process of its own, as most set process.env and signals, or boot a core; the others share theirs.
     projects: [

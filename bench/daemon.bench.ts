@@ -33,7 +33,7 @@ export async function main(args: string[]): Promise<number> {
   if (args[0] === '--echo') return echoChild(args[1]!)
   console.log(`daemon benchmark: node ${process.version}; ${os.cpus().length} CPUs\n`)
   const root = shippedProject(repo, 'pp-daemon-bench-')
-  const core = spawn(path.join(repo, 'bin/passepartout'), ['run', '--no-watch'], {cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: {...process.env, PASSEPARTOUT_BACKENDS: 'offline'}})
+  const core = spawn(path.join(repo, 'bin/passepartout'), ['run', '--no-watch'], {cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: {...process.env, PASSEPARTOUT_BACKENDS: 'offline', SHIPPED_SKILLS: ''}})
   let out = ''
   core.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()))
   const deadline = Date.now() + 120_000
@@ -86,7 +86,7 @@ function retention(): string {
 
 async function retentionChild(): Promise<number> {
   const root = shippedProject(repo, 'pp-daemon-bench-')
-  const {core} = await Core.start({root, env: {PASSEPARTOUT_BACKENDS: 'offline'}})
+  const {core} = await Core.start({root, env: {PASSEPARTOUT_BACKENDS: 'offline'}, engine: {shippedSkills: []}})
   const daemon = await Daemon.listen({root, identity: {pid: process.pid, version: 'bench', root}, serve: async (request) => (request.action === 'send' ? {result: await core.ask(request.text)} : {})})
   const collect = () => {
     ;(globalThis as {gc?: () => void}).gc?.()

@@ -75,7 +75,7 @@ const settled = () => new Promise((resolve) => setTimeout(resolve, 2000))
 
 async function benchGates(): Promise<void> {
   const root = writeProject(50)
-  const {engine} = await SkillEngine.boot({root, mandatory: []})
+  const {engine} = await SkillEngine.boot({root, mandatory: [], shippedSkills: []})
   await settled()
   const host: number[] = []
   for (let k = 0; k < PROPOSALS; k++) {
@@ -118,7 +118,7 @@ async function benchBoot(size: number): Promise<void> {
   const times: number[] = []
   let summary = ''
   for (let run = 0; run <= RUNS; run++) {
-    const result = await SkillEngine.boot({root, mandatory: []})
+    const result = await SkillEngine.boot({root, mandatory: [], shippedSkills: []})
     times.push(result.elapsedMs)
     summary = result.summary
     result.engine.close()
@@ -131,7 +131,7 @@ async function benchBoot(size: number): Promise<void> {
 async function benchReload(): Promise<void> {
   const root = writeProject(100)
   fs.mkdirSync(path.join(root, 'node_modules'))
-  const {engine} = await SkillEngine.boot({root, mandatory: []})
+  const {engine} = await SkillEngine.boot({root, mandatory: [], shippedSkills: []})
   await settled()
   const alone: number[] = []
   const chained: number[] = []
@@ -178,7 +178,7 @@ async function heapChild(root: string, mode: 'engine' | 'import'): Promise<numbe
     process.stdout.write(JSON.stringify({core: [before, heap()]}))
     return 0
   }
-  const {engine} = await SkillEngine.boot({root, mandatory: []})
+  const {engine} = await SkillEngine.boot({root, mandatory: [], shippedSkills: []})
   const name = path.basename(skillPath(root, 1), '.org')
   const reload = async (k: number) => {
     fs.writeFileSync(skillPath(root, 1), skillDocument(1, k))
@@ -214,7 +214,7 @@ async function benchRestart(): Promise<void> {
   const cold: number[] = []
   const spare: number[] = []
   for (let run = 0; run < RUNS; run++) {
-    const {engine} = await SkillEngine.boot({root, mandatory: [], timeoutMs})
+    const {engine} = await SkillEngine.boot({root, mandatory: [], shippedSkills: [], timeoutMs})
     // A boot keeps no spare host: the first restart starts a new one; a second after it, there is a spare.
     for (const [gate, times, wait] of [['looper', cold, 0], ['looper2', spare, 1500]] as const) {
       await new Promise((resolve) => setTimeout(resolve, wait))

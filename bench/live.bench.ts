@@ -67,7 +67,7 @@ function writeProject(size: number): string {
 async function start(root: string) {
   const session = new ProjectSession({project: root})
   await session.check(session.documents())
-  const {engine} = await SkillEngine.boot({root, session, mandatory: []})
+  const {engine} = await SkillEngine.boot({root, session, mandatory: [], shippedSkills: []})
   const applied: Applied[] = []
   const live = await LiveReload.start({root, session, engine, say: () => {}, report: () => {}, restart: () => {}})
   live.onApplied = (each) => applied.push(each)
@@ -143,7 +143,7 @@ function restart(root: string, name: string): number {
 }
 
 async function restartChild(root: string, name: string): Promise<number> {
-  const {engine} = await SkillEngine.boot({root, mandatory: []})
+  const {engine} = await SkillEngine.boot({root, mandatory: [], shippedSkills: []})
   await (engine.skills[name]!.version as () => Promise<number>)()
   engine.close()
   return 0

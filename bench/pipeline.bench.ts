@@ -55,7 +55,7 @@ async function startCore(size: number): Promise<{core: Core; root: string}> {
   const root = writeProject(size)
   const registry = new BackendRegistry()
   registry.register(offlineBackend())
-  const {core} = await Core.start({root, env: {}, engine: {mandatory: []}, backends: {registry, cascade: ['offline'], problems: [], timeoutMs: 60_000}})
+  const {core} = await Core.start({root, env: {}, engine: {mandatory: [], shippedSkills: []}, backends: {registry, cascade: ['offline'], problems: [], timeoutMs: 60_000}})
   // A running core keeps a spare host, started a second after the boot: measure once it is up.
   await new Promise((resolve) => setTimeout(resolve, 2000))
   return {core, root}

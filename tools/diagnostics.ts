@@ -132,6 +132,10 @@ export const RULES = {
     'error',
     'a skill document with a `#+begin_src` that has no `#+end_src`: Org reads it as text (`tangle` and `check` warn, `org/unterminated-block`); the core does not load it and keeps the running version',
   ],
+  'skill/api-version': [
+    'error',
+    'a skill document needs a newer skill API than the installation gives (`#+PASSEPARTOUT: 2` where `passepartout` exports `API_VERSION` 1), or its `#+PASSEPARTOUT:` line is no whole number: said at that line with both versions, and the document is not loaded (`check` says it too)',
+  ],
   'skill/mandatory': [
     'error',
     'a mandatory skill is missing or not ready: the core does not start; while it runs, a save that would take one away is not applied (a warning while the running version is kept in place of a document that is gone or broken)',
@@ -214,6 +218,10 @@ export const RULES = {
   'io/write': [
     'error',
     'a file could not be written: at the block whose target it is when there is one (a NUL byte in the name, a name over 255 bytes, a path over 4095, a file where a folder should be); nothing of that document is written, the other documents are',
+  ],
+  'init/refused': [
+    'error',
+    '`passepartout init` wrote no project: the name given is no folder name (empty, a control character, over 255 bytes), a file, a folder whose folder does not exist, or a folder that is not empty and holds no Org document',
   ],
 } as const satisfies Record<string, readonly [Severity, string]>
 

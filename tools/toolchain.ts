@@ -24,11 +24,13 @@ export {
   type RuleId,
 } from './diagnostics.ts'
 export type {DependencyEntry, DocumentMeta} from './org/document-meta.ts'
+export {installationRoot, packageFolder} from './installation.ts'
 export {findProjectRoot} from './project.ts'
 export {type CheckReport, hasCheckErrors} from './session/project-checker.ts'
 export {ProjectSession, type SessionOptions} from './session/project-session.ts'
 export {fileStamp, type OrgChange, type OrgWatcher, watchOrgFiles} from './watch/org-watcher.ts'
 export {
+  API_VERSION,
   forTheCore,
   type Reading,
   type SkillDocument,

@@ -9,7 +9,7 @@ import path from 'node:path'
 import {afterEach, describe, expect, it, vi} from 'vitest'
 import {formatDiagnostic} from '../../tools/diagnostics.ts'
 import {ProjectSession} from '../../tools/session/project-session.ts'
-import {skillGraph} from '../../tools/session/skill-documents.ts'
+import {API_VERSION, skillGraph} from '../../tools/session/skill-documents.ts'
 import {olderThan} from '../support/file-age.ts'
 import {tempProject} from '../support/temp-project.ts'
 
@@ -41,6 +41,21 @@ describe('a skill document read by the session', () => {
     const document = await read(dir, 'org/skills/writer.org')
     expect(document.blocked).toBe('sandbox-blocked')
     expect(document.problems.map((message) => formatDiagnostic(message, dir))).toEqual([expect.stringMatching(/^org\/skills\/writer\.org:2:1: error: a skill document may .*\[sandbox\/tangle-target\]$/)])
+  })
+
+  it('is read where an installation lies among packages (node_modules/passepartout/org/skills/), its own targets not refused', async () => {
+    const dir = project({'node_modules/passepartout/package.json': '{"name": "passepartout"}'})
+    const installed = path.join(dir, 'node_modules/passepartout')
+    fs.mkdirSync(path.join(installed, 'org/skills'), {recursive: true})
+    fs.writeFileSync(
+      path.join(installed, 'org/skills/guard.org'),
+      block('../../generated/skills/guard.ts', 'export const x = 1'),
+    )
+    const document = await new ProjectSession({project: dir}).readSkill(path.join(installed, 'org/skills/guard.org'))
+    expect(document.problems).toEqual([])
+    expect(document.modules.map((module) => path.relative(installed, module.path))).toEqual([
+      'generated/skills/guard.ts',
+    ])
   })
 
   it('is failed, at its position, when the tangler refuses it', async () => {
@@ -192,5 +207,47 @@ describe('the skills\' load order', () => {
     expect(graph.dependencies.get(path.join(skillsDir, 'policy.org'))).toEqual([])
     expect([...graph.broken].map((file) => path.basename(file)).sort()).toEqual(['loop.org', 'loop2.org'])
     expect([...graph.problems.values()].flat().map((message) => message.ruleId)).toEqual(['graph/cycle'])
+  })
+})
+
+describe('the skill API a document needs (#+PASSEPARTOUT:)', () => {
+  const needing = (version: string) =>
+    `#+TITLE: Needs\n#+PASSEPARTOUT: ${version}\n${block('../../generated/skills/needs.ts', 'export const x = 1')}`
+
+  it.each([
+    ['nothing said', undefined],
+    ['the API of this installation', String(API_VERSION)],
+    ['an older API', '0'],
+  ])('loads a document that needs %s', async (_, version) => {
+    const text =
+      version === undefined
+        ? `#+TITLE: Needs\n${block('../../generated/skills/needs.ts', 'export const x = 1')}`
+        : needing(version)
+    const dir = project({'org/skills/needs.org': text})
+    const document = await read(dir, 'org/skills/needs.org')
+    expect(document.blocked).toBeUndefined()
+  })
+
+  it.each([
+    [
+      'a newer API',
+      String(API_VERSION + 1),
+      `needs version ${API_VERSION + 1} of the skill API; this installation's is ${API_VERSION}`,
+    ],
+    ['a version that is no whole number', 'two', '"two"'],
+  ])('refuses, at that line, a document that needs %s; check says it there too', async (_, version, said) => {
+    const dir = project({'org/skills/needs.org': needing(version)})
+    const document = await read(dir, 'org/skills/needs.org')
+    expect(document.blocked).toBe('failed')
+    const refusal = [
+      expect.stringMatching(
+        new RegExp(
+          `^org/skills/needs\\.org:2:1: error: .*${said.replace(/[.*"()]/g, '\\$&')}.*\\[skill/api-version\\]$`,
+        ),
+      ),
+    ]
+    expect(document.problems.map((message) => formatDiagnostic(message, dir))).toEqual(refusal)
+    const checked = await new ProjectSession({project: dir}).check([path.join(dir, 'org/skills/needs.org')])
+    expect(checked.diagnostics.map((message) => formatDiagnostic(message, dir))).toEqual(refusal)
   })
 })

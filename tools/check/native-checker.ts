@@ -65,6 +65,8 @@ export class NativeChecker {
     readonly tsconfig: string | undefined,
     /** Where the generated configuration goes: a folder of the project's cache, or of the user's (`nativeWorkDir`). */
     private readonly workDir: string,
+    /** Options added to the configuration's, as tsconfig.json spells them (what the installation gives a project). */
+    private readonly added: Record<string, unknown> = {},
   ) {}
 
   /**
@@ -97,9 +99,14 @@ export class NativeChecker {
   private configFor(roots: readonly string[], workDir: string): object {
     const files = roots.map((root) => path.relative(workDir, root).split(path.sep).join('/'))
     const noEmit = {noEmit: true, incremental: false, composite: false}
-    if (!this.tsconfig) return {compilerOptions: {...DEFAULT_COMPILER_OPTIONS, ...noEmit}, files}
+    if (!this.tsconfig) return {compilerOptions: {...DEFAULT_COMPILER_OPTIONS, ...this.added, ...noEmit}, files}
     const typeRoots = isInside(workDir, path.dirname(this.tsconfig)) ? undefined : defaultTypeRoots(this.tsconfig)
-    return {extends: this.tsconfig, compilerOptions: {...noEmit, ...(typeRoots && {typeRoots})}, files, include: []}
+    return {
+      extends: this.tsconfig,
+      compilerOptions: {...(typeRoots && {typeRoots}), ...this.added, ...noEmit},
+      files,
+      include: [],
+    }
   }
 }
 

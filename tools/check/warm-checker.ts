@@ -18,11 +18,18 @@ export class WarmChecker {
   /** Who imports whom among the program's own files: kept here, not asked of ts-morph (import-index.ts says why). */
   private readonly index: ImportIndex
 
-  /** A checker with the options of TSCONFIG (its files are not added: only the roots it is given and what they import). */
-  constructor(readonly tsconfig: string | undefined) {
+  /**
+   * A checker with the options of TSCONFIG and ADDED (as tsconfig.json spells them), its files not added: only the
+   * roots it is given and what they import.
+   */
+  constructor(
+    readonly tsconfig: string | undefined,
+    added: Record<string, unknown> = {},
+  ) {
+    const options = (json: object) => ts.convertCompilerOptionsFromJson(json, '').options
     this.project = tsconfig
-      ? new Project({tsConfigFilePath: tsconfig, skipAddingFilesFromTsConfig: true})
-      : new Project({compilerOptions: ts.convertCompilerOptionsFromJson(DEFAULT_COMPILER_OPTIONS, '').options})
+      ? new Project({tsConfigFilePath: tsconfig, skipAddingFilesFromTsConfig: true, compilerOptions: options(added)})
+      : new Project({compilerOptions: options({...DEFAULT_COMPILER_OPTIONS, ...added})})
     this.index = new ImportIndex(this.project.getCompilerOptions(), this.project.getModuleResolutionHost())
   }
 

@@ -40,9 +40,9 @@ export class WarmProgram {
     thread.on('exit', (code) => this.end(new Error(`the type checker's thread ended (exit status ${code})`)))
   }
 
-  /** A thread whose program has the options of TSCONFIG, and no file yet. */
-  static async start(tsconfig: string | undefined): Promise<WarmProgram> {
-    return new WarmProgram(new Worker(await threadBundle(), {workerData: {tsconfig}}))
+  /** A thread whose program has the options of TSCONFIG and ADDED (as tsconfig.json spells them), and no file yet. */
+  static async start(tsconfig: string | undefined, added?: Record<string, unknown>): Promise<WarmProgram> {
+    return new WarmProgram(new Worker(await threadBundle(), {workerData: {tsconfig, added}}))
   }
 
   /** REQUEST's answer, once the thread has answered those sent before it. */

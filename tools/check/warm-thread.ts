@@ -1,13 +1,15 @@
 /**
  * The warm type checker's thread: it holds the ts-morph program (warm-checker.ts) and answers each request
  * (warm-messages.ts) in the order they came. Started by warm-program.ts; the program's files are named by the
- * requests, the configuration by `workerData.tsconfig`.
+ * requests, the configuration by `workerData.tsconfig` and
+ * the options added to it, `workerData.added`.
  */
 import {parentPort, workerData} from 'node:worker_threads'
 import {WarmChecker} from './warm-checker.ts'
 import type {WarmRequest, WarmResponse} from './warm-messages.ts'
 
-const warm = new WarmChecker((workerData as {tsconfig: string | undefined}).tsconfig)
+const {tsconfig, added} = workerData as {tsconfig: string | undefined; added: Record<string, unknown> | undefined}
+const warm = new WarmChecker(tsconfig, added)
 
 function answer(request: WarmRequest): unknown {
   switch (request.type) {

@@ -128,6 +128,9 @@ function checkOperands(command: CommandName, operands: readonly string[]): void 
       // An unknown topic lists the commands: no command's help is the one to show.
       if (operands[0] !== undefined && !isCommand(operands[0])) throw new UsageError(`unknown command '${operands[0]}'`)
       return
+    case 'folder':
+      if (operands.length > 1) throw new UsageError(`one folder is expected, not ${operands.length}`, command)
+      return
     case 'paths':
       return
   }

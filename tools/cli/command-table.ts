@@ -131,12 +131,13 @@ export type OptionName = keyof typeof OPTIONS
 
 /**
  * What a command takes after its options, and so what its help shows and which count of them is a usage error:
- * nothing (SCOPE says what it works on instead), files and folders, a text to send (one word at least), one
+ * nothing (SCOPE says what it works on instead), files and folders, one folder or none, a text to send (one word at least), one
  * approval id, nothing or `show ID` (one approval, whole), one skill's name, or the command a help is about.
  */
 export type Operands =
   | {kind: 'none'; scope: string}
   | {kind: 'paths'}
+  | {kind: 'folder'}
   | {kind: 'text'}
   | {kind: 'approval-id'}
   | {kind: 'show-approval'}
@@ -165,6 +166,15 @@ const SKILL_DOCUMENTS = {kind: 'none', scope: "reads the project's skill documen
 
 /** Every command, in the order the help lists them. */
 export const COMMANDS = {
+  init: {
+    operands: {kind: 'folder'},
+    summary:
+      'write a project into DIR (default: the working folder): an example skill with a tool and its tests, ' +
+      'passepartout.json, .env.example, .gitignore, package.json, README.md; into a folder of Org documents only ' +
+      'what it lacks; never over anything',
+    options: [],
+    runs: 'toolchain',
+  },
   tangle: {
     operands: {kind: 'paths'},
     summary:
@@ -201,6 +211,14 @@ export const COMMANDS = {
       'format the TypeScript and JavaScript blocks of Org documents in place, and .ts and .js files, at 120 ' +
       "columns (default: the project's org/ and tools/, else the .org files of the project or working folder)",
     options: ['check', ...ORG_OUTPUT],
+    runs: 'toolchain',
+  },
+  test: {
+    operands: {kind: 'paths'},
+    summary:
+      'tangle and check the project, then run the Test Suites of the documents named (default: every one of its ' +
+      "org/) with the installation's vitest; exit status vitest's, 1 when the project does not check",
+    options: [...SESSION, ...ORG_OUTPUT],
     runs: 'toolchain',
   },
   skills: {

@@ -46,6 +46,7 @@ type Runner = (invocation: CommandInvocation, context: CommandContext) => Promis
 
 /** The commands the toolchain runs, one each: what of the options each passes on to its module. */
 export const TOOLCHAIN: Record<ToolchainCommandName, Runner> = {
+  init: async ({operands}, context) => (await import('./init-command.ts')).runInit(operands, context),
   tangle: async ({operands, values}, context) => {
     const flags = {...sessionFlags(values), dryRun: values['dry-run'], json: values.json}
     return (await import('./tangle-command.ts')).runTangle(operands, flags, context)
@@ -56,6 +57,8 @@ export const TOOLCHAIN: Record<ToolchainCommandName, Runner> = {
   },
   check: async ({operands, values}, context) =>
     (await import('./check-command.ts')).runCheck(operands, {...sessionFlags(values), json: values.json}, context),
+  test: async ({operands, values}, context) =>
+    (await import('./test-command.ts')).runTest(operands, {...sessionFlags(values), prune: values.prune}, context),
   fmt: async ({operands, values}, context) =>
     (await import('../fmt/command.ts')).runFmt(operands, {check: values.check}, context),
   deps: async ({operands, values}, context) =>

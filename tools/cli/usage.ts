@@ -32,6 +32,7 @@ export function printUsageError(error: UsageError): void {
 const OPERANDS: Record<Operands['kind'], string> = {
   none: '',
   paths: '[FILE|DIR ...]',
+  folder: '[DIR]',
   text: 'TEXT',
   'approval-id': 'ID',
   'show-approval': '[show ID]',

@@ -17,3 +17,20 @@ export function unterminatedSkillBlock(orgReason: string): Message {
     expected: ['add a #+end_src line'],
   }
 }
+
+/** A skill document's `#+PASSEPARTOUT:` line asks for version NEEDED of the skill API; the installation gives INSTALLED. */
+export function newerSkillApi(needed: number, installed: number): Message {
+  return {
+    ruleId: 'skill/api-version',
+    reason: `the document needs version ${needed} of the skill API; this installation's is ${installed}: it is not loaded`,
+    expected: ['upgrade passepartout (npm install passepartout@latest)'],
+  }
+}
+
+/** A skill document's `#+PASSEPARTOUT:` line says VALUE, which is no version of the skill API. */
+export function unreadableSkillApi(value: string): Message {
+  return {
+    ruleId: 'skill/api-version',
+    reason: `#+PASSEPARTOUT: takes the version of the skill API the document needs, a whole number, not ${JSON.stringify(value)}`,
+  }
+}

@@ -1,8 +1,9 @@
 /**
  * What one Org document declares about itself, each with its place: the IDs
  * it holds (`:ID:` in the file-level drawer and in headings' drawers, as Org
- * 9.5 reads them), what its `#+DEPENDS_ON:` lines name, and what its
- * `#+CAPABILITIES:` lines grant its code. Plain data, so the tangle cache can
+ * 9.5 reads them), what its `#+DEPENDS_ON:` lines name, what its
+ * `#+CAPABILITIES:` lines grant its code, and which version of the skill API
+ * its `#+PASSEPARTOUT:` line says it needs. Plain data, so the tangle cache can
  * keep it for documents it does not read again.
  */
 import type {Position} from 'unist'
@@ -15,6 +16,8 @@ export interface DocumentMeta {
   dependsOn: DependencyEntry[]
   /** The values of the `#+CAPABILITIES:` lines, as written. */
   capabilities: {value: string; position: Position}[]
+  /** The value of its `#+PASSEPARTOUT:` line, as written (the last, when there are several, as Org reads keywords). */
+  apiVersion?: {value: string; position: Position}
 }
 
 export interface DependencyEntry {
@@ -41,6 +44,8 @@ export function documentMeta(path: string, root: OrgRoot): DocumentMeta {
       meta.dependsOn.push(...dependencyEntries(root.data.lines[line - 1] ?? '', line))
     } else if (node.type === 'keyword' && node.key === 'CAPABILITIES')
       meta.capabilities.push({value: node.value, position: node.position})
+    else if (node.type === 'keyword' && node.key === 'PASSEPARTOUT')
+      meta.apiVersion = {value: node.value, position: node.position}
   }
   return meta
 }

@@ -25,10 +25,13 @@ import {debug} from '../debug.ts'
 import {type Diagnostic, diagnostic, isError} from '../diagnostics.ts'
 import {buildGraph} from '../graph/document-graph.ts'
 import {compilerFailed} from '../messages/check.ts'
-import type {DocumentMeta} from '../org/document-meta.ts'
 import {stateFile} from '../tangle/cache.ts'
-import {isInside, skillsFolder} from '../project.ts'
+import {installationOptions, installationRoot, isInstallation} from '../installation.ts'
+import {type DocumentMeta, documentMeta} from '../org/document-meta.ts'
+import {readOrg} from '../org/parse.ts'
+import {isInside, listOrgFiles, skillsFolder} from '../project.ts'
 import type {TangleReport} from '../tangle/tangle.ts'
+import {apiVersionProblem} from './skill-documents.ts'
 import {skillTwins} from './skill-twins.ts'
 
 const log = debug('check')
@@ -83,16 +86,21 @@ export class ProjectChecker {
   /** The document graph's diagnostics, built again only when what a document declares changes. */
   private graphDiagnostics: Diagnostic[] | undefined
   private readonly tsconfig: string | undefined
+  /** What the installation adds to the project's compiler options (installation.ts); none in the installation. */
+  private readonly installed: Record<string, unknown> | undefined
   private readonly native: NativeChecker | undefined
+  /** What the installation's shipped skill documents declare, once read (`shippedSkills`). */
+  private shipped: DocumentMeta[] | undefined
   /** The warm program of the re-checks, in a thread of its own (warm-program.ts), once one was asked for. */
   private warm: Promise<WarmProgram> | undefined
 
   constructor(private readonly options: CheckerOptions) {
     this.generated = new GeneratedFiles(options.project, options.allowOutside)
     this.tsconfig = tsconfigOf(options.project, options.folder)
+    this.installed = installationOptions(options.project, this.tsconfig)
     const compiler = options.warmOnly ? undefined : (options.compiler ?? nativeCompiler())
-    this.native =
-      compiler === undefined ? undefined : new NativeChecker(compiler, this.tsconfig, nativeWorkDir(options.project))
+    const workDir = nativeWorkDir(options.project)
+    this.native = compiler && new NativeChecker(compiler, this.tsconfig, workDir, this.installed)
   }
 
   /** Tangle FILES with TANGLE and check the whole program their TypeScript files make. */
@@ -230,7 +238,9 @@ export class ProjectChecker {
   private memory(): CheckMemory | undefined {
     const {tool, project} = this.options
     if (!this.native || !tool || !project) return undefined
-    const parts = {tool, compiler: compilerIdentity(this.native.compiler), tsconfig: this.tsconfig}
+    // An answer holds for the options it was given: another installation's modules are others.
+    const compiler = `${compilerIdentity(this.native.compiler)} ${JSON.stringify(this.installed ?? {})}`
+    const parts = {tool, compiler, tsconfig: this.tsconfig}
     return CheckMemory.open(stateFile(project, 'check'), parts)
   }
 
@@ -242,13 +252,34 @@ export class ProjectChecker {
 
   /**
    * The document graph's diagnostics, with the skills as the core loads them: a twin (a second skill document
-   * of a name, skill-twins.ts) is refused by the core, so a word that names its file names the other one.
+   * of a name, skill-twins.ts) is refused by the core, so a word that names its file names the other one; the
+   * installation's shipped skills that no skill of the project replaces are documents a dependency may name, as
+   * the core boots them beside (their own diagnostics are the installation's, not said). Then each skill
+   * document's need of a skill API this installation does not give, which the core refuses too.
    */
   private graph(): Diagnostic[] {
     const skills = this.options.project && skillsFolder(this.options.project)
-    const twins = skills ? skillTwins([...this.documents.keys()].filter((file) => isInside(file, skills))) : new Map()
+    const isSkill = (file: string) => skills !== undefined && isInside(file, skills)
+    const twins = skills ? skillTwins([...this.documents.keys()].filter(isSkill)) : new Map()
     const documents = [...this.documents.values()].filter((meta) => !twins.has(meta.path))
-    return buildGraph(documents, {base: this.options.project ?? process.cwd()}).diagnostics
+    const api = documents.filter((meta) => isSkill(meta.path)).flatMap((meta) => apiVersionProblem(meta) ?? [])
+    const own = new Set(documents.filter((meta) => isSkill(meta.path)).map((meta) => path.basename(meta.path)))
+    const shipped = this.shippedSkills().filter((meta) => !own.has(path.basename(meta.path)))
+    const graph = buildGraph([...documents, ...shipped], {base: this.options.project ?? process.cwd()})
+    const installed = new Set(shipped.map((meta) => meta.path))
+    return [...graph.diagnostics.filter((message) => !installed.has(message.file ?? '')), ...api]
+  }
+
+  /** What the installation's shipped skill documents declare, read once; none in the installation itself. */
+  private shippedSkills(): DocumentMeta[] {
+    const {project} = this.options
+    const home = installationRoot()
+    if (project === undefined || isInstallation(project, home)) return []
+    const folder = skillsFolder(home)
+    this.shipped ??= fs.existsSync(folder)
+      ? listOrgFiles(folder).map((file) => documentMeta(file, readOrg(fs.readFileSync(file)).root))
+      : []
+    return this.shipped
   }
 
   /**
@@ -266,7 +297,7 @@ export class ProjectChecker {
   private warmProgram(): Promise<WarmProgram> {
     // Loaded on demand: a one-shot check with the native compiler never pays for ts-morph's program, nor its thread.
     this.warm ??= import('../check/warm-program.ts').then(async ({WarmProgram}) => {
-      const warm = await WarmProgram.start(this.tsconfig)
+      const warm = await WarmProgram.start(this.tsconfig, this.installed)
       await warm.ask({type: 'update', files: this.warmRoots(), ifHeld: []})
       return warm
     })

@@ -4,9 +4,11 @@
  * declares and is granted, and why it must not load. A document under the
  * project's skills folder (`skillsFolder`) is a skill; nothing else decides it.
  *
- * Three things stop a document before its code runs: the tangler's errors (the
- * document is `failed`), the document graph's (a cycle, an unknown dependency:
- * `failed`), and the sandbox rules (`sandbox-blocked`: it tangles where a skill
+ * Four things stop a document before its code runs: the tangler's errors (the
+ * document is `failed`), a skill API it needs and the installation does not give
+ * (`#+PASSEPARTOUT: N`, N over `API_VERSION`: `failed`), the document graph's (a
+ * cycle, an unknown dependency: `failed`), and the sandbox rules
+ * (`sandbox-blocked`: it tangles where a skill
  * may not, its code uses a capability its `#+CAPABILITIES:` lines do not
  * grant, or a line grants a capability so that it grants nothing: a `read:`
  * folder where no skill reads). Each comes with its Org position.
@@ -29,7 +31,7 @@ import {debug} from '../debug.ts'
 import {type Diagnostic, diagnostic, isError} from '../diagnostics.ts'
 import {buildGraph, dependentsOf} from '../graph/document-graph.ts'
 import {invalidGrant} from '../messages/check.ts'
-import {unterminatedSkillBlock} from '../messages/skill.ts'
+import {newerSkillApi, unreadableSkillApi, unterminatedSkillBlock} from '../messages/skill.ts'
 import {type DependencyEntry, type DocumentMeta, documentMeta} from '../org/document-meta.ts'
 import type {DiskView} from '../tangle/disk.ts'
 import {skillTargetProblems} from '../tangle/run-document.ts'
@@ -75,6 +77,25 @@ export interface SkillDocument {
 
 const TEST_FILE = /\.(test|spec)\.[cm]?tsx?$/
 
+/**
+ * The version of the skill API this installation gives skills (what `passepartout` declares, and exports as
+ * `API_VERSION`). It grows when a skill written for it would not run on an older one (a new function of the
+ * API, a new capability); a newer installation gives every older version's skills what they had.
+ */
+export const API_VERSION = 1
+
+/**
+ * Why META's document cannot run on this installation's skill API, at its `#+PASSEPARTOUT:` line: it needs a
+ * newer one, or the line says no version. Undefined when it says nothing, or a version the installation gives.
+ */
+export function apiVersionProblem(meta: DocumentMeta): Diagnostic | undefined {
+  if (!meta.apiVersion) return undefined
+  const {value, position} = meta.apiVersion
+  if (!/^\d+$/.test(value)) return diagnostic(meta.path, unreadableSkillApi(value), position)
+  const needed = Number(value)
+  return needed > API_VERSION ? diagnostic(meta.path, newerSkillApi(needed, API_VERSION), position) : undefined
+}
+
 const log = debug('sandbox')
 
 /**
@@ -108,6 +129,8 @@ export async function skillDocumentOf(
   }
   const errors = plan.diagnostics.map(forTheCore).filter(isError)
   if (plan.failed || errors.length > 0) return {...document, problems: errors, blocked: 'failed'}
+  const api = apiVersionProblem(meta)
+  if (api) return {...document, problems: [api], blocked: 'failed'}
   const refused = [...skillTargetProblems(plan, disk), ...invalid]
   if (refused.length > 0) return {...document, problems: refused, blocked: 'sandbox-blocked'}
   const violations = await sandboxViolations(document, verdicts)

@@ -22,7 +22,9 @@ export function skillTargetRefusal(
 ): Message | undefined {
   if (!isInside(document, skillsDir)) return undefined
   const allowed = [skillsDir, path.join(project, 'generated', 'skills')]
-  if (target.split(path.sep).includes('node_modules')) return skillTangleIntoPackages(target)
+  // A node_modules/ of the project's: an installation that is itself a package (its shipped skills) writes beside
+  // its documents, inside the node_modules/ that holds it.
+  if (path.relative(project, target).split(path.sep).includes('node_modules')) return skillTangleIntoPackages(target)
   if (target.endsWith('.org')) return skillTangleOrgDocument(target)
   if (!allowed.some((folder) => isInside(target, folder)))
     return skillTangleOutside(`${path.relative(project, skillsDir) || '.'}/ or generated/skills/`, target)

@@ -1,0 +1,67 @@
+/**
+ * `passepartout test` in a project of one's own: the project is tangled and checked, then the Test Suites its own
+ * documents tangle run with the installation's vitest, `passepartout/testing` the installation's runtime; never
+ * the installation's own tests. Real processes on real folders, the project sharing nothing with this repository
+ * but the installation.
+ */
+import {spawnSync} from 'node:child_process'
+import path from 'node:path'
+import {expect, it} from 'vitest'
+import {tempProject} from '../support/temp-project.ts'
+
+const cli = path.resolve(import.meta.dirname, '../../bin/passepartout')
+
+/** This process's environment without what vitest tells its own workers: the command runs a vitest of its own. */
+const environment = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST')))
+
+const passepartout = (args: string[], cwd: string) =>
+  spawnSync(cli, [...args, '--no-frames'], {cwd, encoding: 'utf8', env: {...environment, NO_COLOR: '1'}})
+
+/** A skill document NAME with a tool, and a Test Suite that calls the tool and expects EXPECTED. */
+const skill = (name: string, expected: string) =>
+  [
+    `#+TITLE: ${name}`,
+    '* Implementation',
+    `#+begin_src typescript :tangle ../../generated/skills/${name}.ts :mkdirp yes`,
+    "import {defineSkill, defineTool} from 'passepartout'",
+    "import {z} from 'zod'",
+    `defineSkill({name: '${name}', trigger: () => false})`,
+    `defineTool({name: '${name}', description: 'Greets.', params: z.object({who: z.string()}), run: ({who}) => \`hello \${who}\`})`,
+    '#+end_src',
+    '* Test Suite',
+    `#+begin_src typescript :tangle ../../generated/skills/${name}.test.ts :mkdirp yes`,
+    "import {bootSkills} from 'passepartout/testing'",
+    "import {expect, it} from 'vitest'",
+    `it('greets', async () => {`,
+    `  expect(await (await bootSkills()).tool('${name}', {who: 'Ada'})).toEqual({ok: true, output: '${expected}'})`,
+    '})',
+    '#+end_src',
+    '',
+  ].join('\n')
+
+const project = tempProject({
+  'org/skills/greeter.org': skill('greeter', 'hello Ada'),
+  'org/skills/sour.org': skill('sour', 'goodbye Ada'),
+})
+
+it("runs the Test Suites of the documents named, and only the project's, with the installation's vitest", () => {
+  const result = passepartout(['test', 'org/skills/greeter.org'], project)
+  expect(result.stdout).toContain('generated/skills/greeter.test.ts')
+  expect(result.stdout).not.toContain('sour.test.ts')
+  expect(result.stdout).toMatch(/Test Files +1 passed \(1\)/)
+  expect(result.status).toBe(0)
+})
+
+it("runs every Test Suite of the project's documents, its exit status vitest's", () => {
+  const result = passepartout(['test'], project)
+  expect(result.stdout).toMatch(/Test Files +1 failed \| 1 passed \(2\)/)
+  expect(result.status).toBe(1)
+})
+
+it('runs no test in a project that does not check, and says why at the Org line', () => {
+  const broken = tempProject({'org/skills/greeter.org': skill('greeter', 'hello Ada').replace('({who})', '({whom})')})
+  const result = passepartout(['test'], broken)
+  expect(result.stderr).toMatch(/^org\/skills\/greeter\.org:7:\d+: error TS\d+: .*\[ts\]$/m)
+  expect(result.stdout).not.toContain('Test Files')
+  expect(result.status).toBe(1)
+})

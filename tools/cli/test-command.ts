@@ -1,0 +1,90 @@
+/**
+ * `passepartout test [FILE|DIR ...]`: a project's own tests. The project is tangled and checked first, as `check`
+ * checks it (a test of code that does not check would only fail less clearly); then the Test Suites its documents
+ * tangle (those of the documents named, or every one) run with the installation's vitest, `passepartout/testing`
+ * being the installation's runtime and a package the installation gives (zod, fast-check) its own when the project
+ * has none.
+ * Only the project's tests run: an installation's own (this repository's 2300) never do. The exit status is
+ * vitest's.
+ */
+import {spawn} from 'node:child_process'
+import {once} from 'node:events'
+import fs from 'node:fs'
+import path from 'node:path'
+import {isError} from '../diagnostics.ts'
+import {installationRoot, installedPackage, lackedPackages, testingRuntime} from '../installation.ts'
+import {stateFile} from '../tangle/cache.ts'
+import {commandInputs, type SessionFlags} from './inputs.ts'
+import {printDiagnostics} from './output.ts'
+import type {CommandContext} from './usage.ts'
+
+const TEST_FILE = /\.(test|spec)\.[cm]?[jt]sx?$/
+
+export async function runTest(
+  args: string[],
+  flags: SessionFlags & {prune: boolean},
+  context: CommandContext,
+): Promise<number> {
+  const {session, files, folders, problems} = commandInputs(args, flags, context)
+  // The whole project, the documents named among it: a test runs code the other documents wrote too.
+  const checked = [...new Set([...session.documents(), ...files])]
+  const report = await session.check(checked, {prune: flags.prune, folders})
+  const diagnostics = [...problems, ...report.diagnostics]
+  printDiagnostics(diagnostics, {cwd: context.cwd, frames: context.frames})
+  if (diagnostics.some(isError)) {
+    process.stderr.write('passepartout test: the project does not check: no test was run\n')
+    return 1
+  }
+  const documents = new Set(files)
+  const tests = report.tangle.documents
+    .filter((document) => documents.has(document.path))
+    .flatMap((document) => document.targets.map((target) => target.path))
+    .filter((file) => TEST_FILE.test(file))
+  if (tests.length === 0) {
+    process.stdout.write('passepartout test: the documents tangle no test file (NAME.test.ts)\n')
+    return 0
+  }
+  return runVitest(session.project ?? context.cwd, tests)
+}
+
+/** Run the installation's vitest on TESTS, files of PROJECT, with a configuration of its own; vitest's exit status. */
+async function runVitest(project: string, tests: readonly string[]): Promise<number> {
+  const home = installationRoot()
+  const config = stateFile(project, `vitest.config.${process.pid}`).replace(/\.json$/, '.mjs')
+  fs.mkdirSync(path.dirname(config), {recursive: true})
+  fs.writeFileSync(config, vitestConfiguration(project, home, tests))
+  try {
+    const vitest = path.join(installedPackage(home, 'vitest')!, 'vitest.mjs')
+    const child = spawn(process.execPath, [vitest, 'run', '--config', config, '--root', project], {
+      cwd: project,
+      stdio: 'inherit',
+    })
+    const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null]
+    return code ?? (signal ? 1 : 0)
+  } finally {
+    fs.rmSync(config, {force: true})
+  }
+}
+
+/**
+ * The configuration of a run of TESTS in PROJECT: exactly those files (named as vitest's patterns, their special
+ * characters escaped), the testing API and the packages PROJECT lacks aliased to the installation HOME's, and a
+ * process per file (a test boots the skills in a skill host of its own). A test's time limit only catches one
+ * that hangs: booting the skills takes seconds on a loaded machine, where vitest's default is 5.
+ */
+export function vitestConfiguration(project: string, home: string, tests: readonly string[]): string {
+  const lacked = lackedPackages(project, home).filter((name) => name !== 'vitest')
+  const alias = {
+    'passepartout/testing': testingRuntime(home),
+    ...Object.fromEntries(lacked.map((name) => [name, installedPackage(home, name)!])),
+  }
+  const include = tests.map((file) =>
+    path
+      .relative(project, file)
+      .split(path.sep)
+      .join('/')
+      .replace(/[*?[\]{}()!]/g, '\\$&'),
+  )
+  const test = {include, pool: 'forks', testTimeout: 120_000, hookTimeout: 120_000}
+  return `export default ${JSON.stringify({resolve: {alias}, test}, null, 2)}\n`
+}

@@ -1,0 +1,178 @@
+/**
+ * The installation and a project of one's own. The installation is the folder that holds bin/passepartout and
+ * what it runs: this repository, or the package npm installed. A project is a person's folder of Org documents,
+ * elsewhere. The project's code imports the skill API (`passepartout`) and zod (a tool's parameters), its tests
+ * the testing API (`passepartout/testing`) and `vitest`: all four are the installation's, found there for the type
+ * check, the skill host and the tests, whether or not the project has a node_modules/ of its own, so that what
+ * is checked is what runs. In this repository the project is the installation: its package.json names its own
+ * modules (`exports`), and nothing is added.
+ */
+import fs from 'node:fs'
+import {createRequire} from 'node:module'
+import path from 'node:path'
+import {findProjectRoot} from './project.ts'
+
+/** The installation running this code: PASSEPARTOUT_HOME, which bin/launch.mjs sets, else the folder above this file. */
+export function installationRoot(): string {
+  return process.env.PASSEPARTOUT_HOME ?? findProjectRoot(import.meta.dirname)!
+}
+
+/** Whether PROJECT is the installation HOME itself (this repository, to its developers): one folder, however named. */
+export function isInstallation(project: string, home: string): boolean {
+  const real = (folder: string) => (fs.existsSync(folder) ? fs.realpathSync(folder) : path.resolve(folder))
+  return real(project) === real(home)
+}
+
+/**
+ * The packages of the installation a project's code uses as its own: zod for a tool's parameters, vitest and
+ * fast-check (properties, as the shell guard's tests hold) for its tests.
+ */
+export const GIVEN_PACKAGES = ['zod', 'vitest', 'fast-check'] as const
+
+interface Manifest {
+  /** Each module's declarations (the tangled sources', then those make pack writes) and code. */
+  exports: Record<string, {types: string | string[]; default?: string}>
+}
+
+function manifestOf(home: string): Manifest {
+  return JSON.parse(fs.readFileSync(path.join(home, 'package.json'), 'utf8')) as Manifest
+}
+
+/**
+ * What declares each module PROJECT imports from the installation HOME, by the name it imports: the API's
+ * declarations, and the folder of each package the installation gives that PROJECT does not have itself.
+ */
+export function installedModules(home: string, project: string): Record<string, string> {
+  const {exports} = manifestOf(home)
+  const given = lackedPackages(project, home).map((name) => [name, installedPackage(home, name)!])
+  return {
+    passepartout: declarations(home, exports['.']!.types),
+    'passepartout/testing': declarations(home, exports['./testing']!.types),
+    ...Object.fromEntries(given),
+  }
+}
+
+/**
+ * The first of FILES the installation HOME holds: a checkout has the tangled sources, the package only the
+ * declarations make pack writes.
+ */
+function declarations(home: string, files: string | string[]): string {
+  const held = [files].flat().map((file) => path.resolve(home, file))
+  return held.find((file) => fs.existsSync(file)) ?? held.at(-1)!
+}
+
+/**
+ * What a project's tests run as `passepartout/testing`: the installation HOME's testing runtime, tangled in a
+ * checkout (which runs its sources, as bin/bundle.mjs does), the bundle make pack built in the package.
+ */
+export function testingRuntime(home: string): string {
+  const tangled = path.join(home, 'generated', 'core', 'testing-runtime.ts')
+  if (fs.existsSync(path.join(home, 'tools'))) return tangled
+  return path.resolve(home, manifestOf(home).exports['./testing']!.default!)
+}
+
+/**
+ * The folder a skill's module in FOLDER finds the package SPECIFIER from: FOLDER, or the installation's for a
+ * package the installation gives (zod) that the project does not have.
+ */
+export function packageFolder(specifier: string, folder: string, home = installationRoot()): string {
+  const name = specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/')
+  return (lackedPackages(folder, home) as string[]).includes(name) ? home : folder
+}
+
+/**
+ * The packages the installation HOME gives that a module in FOLDER does not find itself: HOME's are used. One HOME
+ * does not hold is none it gives.
+ */
+export function lackedPackages(folder: string, home: string): (typeof GIVEN_PACKAGES)[number][] {
+  const lacks = (name: string) => installedPackage(folder, name) === undefined
+  return GIVEN_PACKAGES.filter((name) => lacks(name) && installedPackage(home, name) !== undefined)
+}
+
+/** The folder of the package NAME as a module in FOLDER finds it (FOLDER's node_modules, or one above); undefined when none. */
+export function installedPackage(folder: string, name: string): string | undefined {
+  try {
+    return path.dirname(createRequire(path.join(folder, 'package.json')).resolve(`${name}/package.json`))
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The compiler options a project's type check adds to its own, so that what it imports from the installation
+ * HOME is found there: a `paths` entry for each installed module (installedModules), beside the project's own `paths` (read from
+ * TSCONFIG and the configurations it extends; the project's entry wins for a name both map), and for a project
+ * with no tsconfig.json Node's types (the installation's `@types/node`: a skill's test reads files). Undefined
+ * for the installation itself, which checks as it always did, and for files outside any project.
+ */
+export function installationOptions(
+  project: string | undefined,
+  tsconfig: string | undefined,
+  home = installationRoot(),
+): Record<string, unknown> | undefined {
+  if (project === undefined || isInstallation(project, home)) return undefined
+  const installed = Object.entries(installedModules(home, project)).map(([name, file]) => [name, [file]])
+  const paths = {...Object.fromEntries(installed), ...(tsconfig ? ownPaths(tsconfig) : {})}
+  if (tsconfig) return {paths}
+  const types = installedPackage(home, '@types/node')
+  return types ? {paths, types: ['node'], typeRoots: [path.dirname(types)]} : {paths}
+}
+
+/**
+ * The `paths` TSCONFIG gives, or the first configuration it extends that gives any, each target made absolute
+ * (from that configuration's `baseUrl`, else its folder), since the options that take them in are written
+ * elsewhere. Configurations are read as the compiler reads them: comments and trailing commas allowed.
+ */
+function ownPaths(tsconfig: string): Record<string, string[]> {
+  for (const config of configurationChain(tsconfig)) {
+    const options = readConfiguration(config)?.compilerOptions
+    if (!options?.paths) continue
+    const base = path.resolve(path.dirname(config), options.baseUrl ?? '.')
+    const absolute = ([name, targets]: [string, string[]]) => [
+      name,
+      targets.map((target) => path.resolve(base, target)),
+    ]
+    return Object.fromEntries(Object.entries(options.paths).map(absolute))
+  }
+  return {}
+}
+
+interface Configuration {
+  extends?: string | string[]
+  compilerOptions?: {paths?: Record<string, string[]>; baseUrl?: string}
+}
+
+/**
+ * FILE's settings. jsonc-parser is required when a project has a configuration, not imported: its module is one
+ * that the self-contained bundles (the skill host's, which reach this file through the toolchain) cannot hold.
+ */
+function readConfiguration(file: string): Configuration | undefined {
+  const {parse} = createRequire(import.meta.url)('jsonc-parser') as typeof import('jsonc-parser')
+  try {
+    return parse(fs.readFileSync(file, 'utf8'), [], {allowTrailingComma: true}) as Configuration
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * CONFIG and the configurations it extends by a path, nearest first: of a list, the last, whose settings win. A
+ * package's configuration sets no paths of the project's.
+ */
+function configurationChain(config: string): string[] {
+  const chain: string[] = []
+  for (let file: string | undefined = config; file && !chain.includes(file);) {
+    chain.push(file)
+    const extended: Configuration['extends'] = readConfiguration(file)?.extends
+    const last: string | undefined = Array.isArray(extended) ? extended.at(-1) : extended
+    file = last?.startsWith('.') ? withJson(path.resolve(path.dirname(file), last)) : undefined
+  }
+  return chain
+}
+
+function withJson(file: string): string {
+  return file.endsWith('.json') || fs.existsSync(file) ? file : `${file}.json`
+}
