@@ -12,10 +12,12 @@ import {tempProject} from '../support/temp-project.ts'
 const cli = path.resolve(import.meta.dirname, '../../bin/passepartout')
 
 /** This process's environment without what vitest tells its own workers: the command runs a vitest of its own. */
-const environment = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST')))
+const environment = Object.fromEntries(
+  Object.entries(process.env).filter(([name]) => !/^(VITEST|NO_COLOR$|FORCE_COLOR$)/.test(name)),
+)
 
-const passepartout = (args: string[], cwd: string) =>
-  spawnSync(cli, [...args, '--no-frames'], {cwd, encoding: 'utf8', env: {...environment, NO_COLOR: '1'}})
+const passepartout = (args: string[], cwd: string, colour: NodeJS.ProcessEnv = {NO_COLOR: '1'}) =>
+  spawnSync(cli, [...args, '--no-frames'], {cwd, encoding: 'utf8', env: {...environment, ...colour}})
 
 /** A skill document NAME with a tool, and a Test Suite that calls the tool and expects EXPECTED. */
 const skill = (name: string, expected: string) =>
@@ -64,4 +66,12 @@ it('runs no test in a project that does not check, and says why at the Org line'
   expect(result.stderr).toMatch(/^org\/skills\/greeter\.org:7:\d+: error TS\d+: .*\[ts\]$/m)
   expect(result.stdout).not.toContain('Test Files')
   expect(result.status).toBe(1)
+})
+
+it('colours what vitest prints as the other commands colour theirs: not in a pipe, unless FORCE_COLOR says so', () => {
+  const escape = '\x1b['
+  const named = ['test', 'org/skills/greeter.org']
+  // vitest alone colours a pipe too (tinyrainbow colours whatever the stream, but for a dumb terminal).
+  expect(passepartout(named, project, {TERM: 'xterm'}).stdout).not.toContain(escape)
+  expect(passepartout(named, project, {FORCE_COLOR: '1'}).stdout).toContain(escape)
 })

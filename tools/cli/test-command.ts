@@ -14,6 +14,7 @@ import path from 'node:path'
 import {isError} from '../diagnostics.ts'
 import {installationRoot, installedPackage, lackedPackages, testingRuntime} from '../installation.ts'
 import {stateFile} from '../tangle/cache.ts'
+import {colourOn} from '../terminal.ts'
 import {commandInputs, type SessionFlags} from './inputs.ts'
 import {printDiagnostics} from './output.ts'
 import type {CommandContext} from './usage.ts'
@@ -57,6 +58,7 @@ async function runVitest(project: string, tests: readonly string[]): Promise<num
     const vitest = path.join(installedPackage(home, 'vitest')!, 'vitest.mjs')
     const child = spawn(process.execPath, [vitest, 'run', '--config', config, '--root', project], {
       cwd: project,
+      env: colouredAsTheCommandLine(process.env),
       stdio: 'inherit',
     })
     const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null]
@@ -64,6 +66,15 @@ async function runVitest(project: string, tests: readonly string[]): Promise<num
   } finally {
     fs.rmSync(config, {force: true})
   }
+}
+
+/**
+ * ENV with vitest's colour decided as every command decides its own (colourOn): vitest colours whatever the
+ * stream, a pipe and an Emacs compilation buffer too, unless told.
+ */
+function colouredAsTheCommandLine(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const coloured = colourOn(process.stdout, env)
+  return {...env, FORCE_COLOR: coloured ? '1' : undefined, NO_COLOR: coloured ? undefined : '1'}
 }
 
 /**
