@@ -16,27 +16,6 @@ const cli = path.join(repo, 'bin/passepartout')
 /** How long a command of an example has to end, and a wait for a line to come. */
 const COMMAND_MS = 90_000
 
-/**
- * The project's own folder of packages, as installing passepartout would make it: the type checker finds
- * `passepartout` and `passepartout/testing` there, and what the shipped skills' tests import.
- * (Parts 1 and 2 of issue 31 make this `passepartout init`'s to write.)
- */
-function linkPackages(dir: string): void {
-  const modules = path.join(dir, 'node_modules')
-  fs.mkdirSync(path.join(modules, '@types'), {recursive: true})
-  fs.symlinkSync(repo, path.join(modules, 'passepartout'))
-  for (const name of ['vitest', 'fast-check', 'zod', '@types/node'])
-    fs.symlinkSync(path.join(repo, 'node_modules', name), path.join(modules, name))
-}
-
-const TSCONFIG = {
-  compilerOptions: {
-    ...{target: 'ES2022', lib: ['ES2023'], module: 'ESNext', moduleResolution: 'Bundler'},
-    ...{allowImportingTsExtensions: true, noEmit: true, strict: true, skipLibCheck: true, types: ['node']},
-  },
-  include: ['generated'],
-}
-
 /** A process an example started and left running (a core, a chat), read as it prints. */
 export class Started {
   private text = ''
@@ -93,42 +72,39 @@ export class DocProject {
   constructor(
     /** The folder the documentation shows for the project (`/work/main`). */
     readonly shownRoot: string,
+    /** A folder that is no project yet (where `passepartout init` makes one). */
+    options: {folder?: boolean} = {},
   ) {
     this.dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-docs-')))
     this.bin = fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-docs-bin-'))
     fs.symlinkSync(cli, path.join(this.bin, 'passepartout'))
     this.cwd = this.dir
     this.shown.set(this.dir, shownRoot)
-    fs.writeFileSync(path.join(this.dir, 'package.json'), '{}\n')
-    fs.writeFileSync(path.join(this.dir, 'tsconfig.json'), `${JSON.stringify(TSCONFIG, null, 2)}\n`)
-    linkPackages(this.dir)
+    // A project as a person has one: a package.json marks its root; what it imports, the shipped skills among
+    // them, comes from this installation.
+    if (!options.folder) fs.writeFileSync(path.join(this.dir, 'package.json'), '{}\n')
   }
 
-  /** The project with the skills this installation ships, as a person's project has them. */
-  static withShippedSkills(shownRoot: string): DocProject {
-    const project = new DocProject(shownRoot)
-    const skills = path.join(repo, 'org/skills')
-    for (const file of fs.readdirSync(skills).filter((name) => name.endsWith('.org')))
-      project.write(`org/skills/${file}`, fs.readFileSync(path.join(skills, file), 'utf8'))
-    return project
-  }
-
-  /** Write TEXT as the project's FILE, with the addresses it shows made the ones that answer here. */
+  /** Write TEXT as FILE of the folder the commands run in, with the addresses it shows made the ones that answer here. */
   write(file: string, text: string): void {
-    const target = path.join(this.dir, file)
+    const target = path.join(this.cwd, file)
     fs.mkdirSync(path.dirname(target), {recursive: true})
     fs.writeFileSync(target, this.actual(text))
   }
 
   read(file: string): string {
-    return fs.readFileSync(path.join(this.dir, file), 'utf8')
+    return fs.readFileSync(path.join(this.cwd, file), 'utf8')
   }
 
   /** The environment of a command: this one's, without what would change what the commands print. */
   env(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
     const env: NodeJS.ProcessEnv = {...process.env}
     for (const name of Object.keys(env))
-      if (/^(PASSEPARTOUT_|OPENAI_|DEBUG$|FORCE_COLOR$|NO_COLOR$|MANDATORY_SKILLS$|INSIDE_EMACS$)/.test(name))
+      if (
+        /^(PASSEPARTOUT_|OPENAI_|DEBUG$|FORCE_COLOR$|NO_COLOR$|MANDATORY_SKILLS$|SHIPPED_SKILLS$|INSIDE_EMACS$)/.test(
+          name,
+        )
+      )
         delete env[name]
     // The warm-up of a core's checker only makes a first save faster: seconds of CPU an example does not need.
     return {...env, PATH: `${this.bin}:${env.PATH}`, PASSEPARTOUT_WARM_UP: '0', ...extra}

@@ -102,7 +102,6 @@ for (const [name, found] of byExample) {
         .join('; ')}`
 
     transcripts.forEach((block, n) => {
-      if (block.marker?.pending) return it.todo(`${title(block)} (pending: ${block.marker.pending})`)
       it(title(block), async () => {
         for (const file of filesBefore(block)) project.write(file.marker!.file!, `${file.lines.join('\n')}\n`)
         await example.before?.[n]?.(project)

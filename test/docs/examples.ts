@@ -143,7 +143,7 @@ const localThenHosted = `{
 
 /** A project of the shipped skills shown at ROOT, with the servers local and hosted saying who answered. */
 async function withLocalAndHosted(root: string): Promise<DocProject> {
-  const project = DocProject.withShippedSkills(root)
+  const project = new DocProject(root)
   await project.server(LOCAL, [sayingWho('local')])
   await project.server(HOSTED, [sayingWho('hosted')])
   project.write('.env', 'HOSTED_API_KEY=sk-hosted\n')
@@ -167,11 +167,16 @@ const privateNotes = orgDocument('Private notes', [
   ],
 ])
 
-/** The shipped bouncer, with LINE put in at line 54 (its first line of code). */
-function bouncerWith(line: string): string {
-  const lines = fs.readFileSync(path.join(repo, 'org/skills/bouncer.org'), 'utf8').split('\n')
-  return [...lines.slice(0, 53), line, ...lines.slice(53)].join('\n')
+/** A project as `passepartout init` writes it, shown at SHOWN: its example skill, hello, beside the shipped ones. */
+async function initialized(shown: string): Promise<DocProject> {
+  const project = new DocProject(shown, {folder: true})
+  await project.run('passepartout init')
+  return project
 }
+
+/** The example skill of a project init wrote, HELLO, with LINE put in as its first line of code (line 21). */
+const helloWith = (hello: string, line: string) =>
+  hello.replace('#+begin_src typescript', `#+begin_src typescript\n${line}`)
 
 export const EXAMPLES: Record<string, Example> = {
   usage: {
@@ -197,20 +202,20 @@ export const EXAMPLES: Record<string, Example> = {
   },
 
   skills: {
-    project: async () => DocProject.withShippedSkills('/work/main'),
+    project: async () => new DocProject('/work/main'),
   },
 
   pipeline: {
     // What `ls -la org` lists: the skills' folder and three documents.
     project: async () => {
-      const project = DocProject.withShippedSkills('/work/main')
+      const project = new DocProject('/work/main')
       for (const name of ['hello', 'notes', 'todo']) project.write(`org/${name}.org`, `#+TITLE: ${name}\n`)
       return project
     },
   },
 
   sessions: {
-    project: async () => DocProject.withShippedSkills('/work/main'),
+    project: async () => new DocProject('/work/main'),
     before: {
       0: async (project) => {
         await runningCore(project, '--no-watch')
@@ -224,7 +229,7 @@ export const EXAMPLES: Record<string, Example> = {
     let core: Started
     return {
       project: async () => {
-        const project = DocProject.withShippedSkills('/work/main')
+        const project = new DocProject('/work/main')
         await project.server('http://127.0.0.1:11434/v1', [weatherModel])
         project.write('.env', dotenvFor('http://127.0.0.1:11434/v1'))
         core = await runningCore(project)
@@ -239,7 +244,7 @@ export const EXAMPLES: Record<string, Example> = {
     let core: Started
     return {
       project: async () => {
-        const project = DocProject.withShippedSkills('/work/main')
+        const project = new DocProject('/work/main')
         core = await runningCore(project)
         return project
       },
@@ -274,7 +279,7 @@ export const EXAMPLES: Record<string, Example> = {
 
   notify: {
     project: async () => {
-      const project = DocProject.withShippedSkills('/tmp/fresh')
+      const project = new DocProject('/tmp/fresh')
       project.write('org/skills/weather.org', forecasts)
       await runningCore(project, '--no-watch')
       await project.run("passepartout send --session demo 'hello'")
@@ -299,7 +304,7 @@ export const EXAMPLES: Record<string, Example> = {
 
   'provider-mistakes': {
     project: async () => {
-      const project = DocProject.withShippedSkills('/work/providers')
+      const project = new DocProject('/work/providers')
       await project.server(LOCAL, [sayingWho('local')])
       // A typo of cascade (line 6), a provider without its URL (line 4).
       const providers = [`    "local": {"baseURL": "${LOCAL}", "model": "llama3.2"},`, '    "hosted": {"model": "x"},']
@@ -333,7 +338,7 @@ export const EXAMPLES: Record<string, Example> = {
 
   consensus: {
     project: async () => {
-      const project = DocProject.withShippedSkills('/tmp/demo')
+      const project = new DocProject('/tmp/demo')
       // The two servers of llama3.2 say they are llama: their words are the same proposal.
       await project.server(LOCAL, [sayingWho('llama')])
       await project.server(OTHER, [sayingWho('llama')])
@@ -342,29 +347,30 @@ export const EXAMPLES: Record<string, Example> = {
     },
   },
 
-  'make-run': {
-    project: async () => DocProject.withShippedSkills('/work/main'),
+  reload: {
+    project: async () => initialized('/home/me/my-agent'),
     commands: {
-      // On a terminal, as make runs it: bouncer saved three times (a change, a type error, the change mended), then Ctrl-C.
-      'make run': async (project) => {
+      // On a terminal: hello saved three times (a change, a type error, the change mended), then Ctrl-C.
+      'passepartout run': async (project) => {
         const core = onATerminal(project, 'passepartout run')
         await core.until(/^talk to it/m)
-        project.write('org/skills/bouncer.org', bouncerWith('const changed = 1'))
-        await core.until(/^reloaded bouncer/m)
-        project.write('org/skills/bouncer.org', bouncerWith("const broken: number = 'one'"))
-        await core.until(/^kept bouncer/m)
-        project.write('org/skills/bouncer.org', bouncerWith('const changed = 2'))
-        await core.until(/^reloaded bouncer[^]*^reloaded bouncer/m)
+        const hello = project.read('org/skills/hello.org')
+        project.write('org/skills/hello.org', helloWith(hello, 'const changed = 1'))
+        await core.until(/^reloaded hello/m)
+        project.write('org/skills/hello.org', helloWith(hello, "const broken: number = 'one'"))
+        await core.until(/^kept hello/m)
+        project.write('org/skills/hello.org', helloWith(hello, 'const changed = 2'))
+        await core.until(/^reloaded hello[^]*^reloaded hello/m)
         core.child.stdin!.write('\x03')
         await core.closed
-        return `bin/passepartout run\n${shownBy(core)}`
+        return shownBy(core)
       },
     },
   },
 
   talking: {
     project: async () => {
-      const project = DocProject.withShippedSkills('/work/main')
+      const project = await initialized('/home/me/my-agent')
       await runningCore(project, '--no-watch')
       return project
     },
@@ -379,9 +385,7 @@ export const EXAMPLES: Record<string, Example> = {
     let core: Started
     return {
       project: async () => {
-        const project = DocProject.withShippedSkills('/work/mcp')
-        // The scribe left out, as the example's project has it.
-        fs.rmSync(path.join(project.dir, 'org/skills/scribe.org'))
+        const project = new DocProject('/work/mcp')
         // The test server's program, where this installation has it.
         project.standFor(path.join(repo, 'bin/launch.mjs'), 'bin/launch.mjs')
         project.standFor(path.join(repo, 'generated/core/mcp-test-server.ts'), 'generated/core/mcp-test-server.ts')
@@ -403,10 +407,38 @@ export const EXAMPLES: Record<string, Example> = {
     }
   })(),
 
-  // The README's start: a project as init makes it, a model on 127.0.0.1 that calls the tool when asked.
+  'project-init': {
+    project: async () => {
+      const project = new DocProject('/home/me/notes', {folder: true})
+      project.write('org/notes.org', '#+TITLE: Notes\n')
+      return project
+    },
+  },
+
+  'project-skills': {
+    project: async () => {
+      const project = await initialized('/home/me/my-agent')
+      // The project's copy of the shipped policy.
+      project.write('org/skills/policy.org', fs.readFileSync(path.join(repo, 'org/skills/policy.org'), 'utf8'))
+      return project
+    },
+  },
+
+  'project-api': {
+    project: async () => {
+      const project = await initialized('/home/me/my-agent')
+      project.write(
+        'org/skills/hello.org',
+        project.read('org/skills/hello.org').replace('#+PASSEPARTOUT: 1', '#+PASSEPARTOUT: 2'),
+      )
+      return project
+    },
+  },
+
+  // The README's start: a project init makes, a model on 127.0.0.1 that calls the tool when asked.
   start: {
     project: async () => {
-      const project = DocProject.withShippedSkills('/home/me/my-agent')
+      const project = new DocProject('/home/me', {folder: true})
       await project.server(LOCAL, [weatherModel])
       return project
     },
@@ -419,5 +451,4 @@ export const EXAMPLES: Record<string, Example> = {
       },
     },
   },
-  init: {project: async () => new DocProject('/home/me')},
 }

@@ -9,8 +9,6 @@ describe('a marker', () => {
   it.each([
     ['example: providers', {example: 'providers'}],
     ['example: weather, file: org/skills/weather.org', {example: 'weather', file: 'org/skills/weather.org'}],
-    ['example: start, pending: part 1/2', {example: 'start', pending: 'part 1/2'}],
-    ['pending: part 1/2', {pending: 'part 1/2'}],
     ['a comment of the prose', undefined],
     ['example: a, colour: red', undefined],
   ])('<!-- %s --> is %j', (comment, marker) => {

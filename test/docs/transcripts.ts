@@ -11,8 +11,6 @@ export interface Marker {
   example?: string
   /** The block is the file PATH of the example's project, written before its next transcript. */
   file?: string
-  /** Why the example cannot run yet (`part 1/2`): it is listed, not run. */
-  pending?: string
 }
 
 export interface Block {
@@ -39,7 +37,7 @@ const MARKER = /^\s*<!--\s*(.*?)\s*-->\s*$/
 export function parseMarker(comment: string): Marker | undefined {
   const marker: Marker = {}
   for (const part of comment.split(/,\s*(?=[a-z]+:)/)) {
-    const found = /^(example|file|pending):\s*(.+)$/.exec(part.trim())
+    const found = /^(example|file):\s*(.+)$/.exec(part.trim())
     if (!found) return undefined
     marker[found[1] as keyof Marker] = found[2]!.trim()
   }
