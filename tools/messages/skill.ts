@@ -23,7 +23,9 @@ export function newerSkillApi(needed: number, installed: number): Message {
   return {
     ruleId: 'skill/api-version',
     reason: `the document needs version ${needed} of the skill API; this installation's is ${installed}: it is not loaded`,
-    expected: ['upgrade passepartout (npm install passepartout@latest)'],
+    expected: [
+      `install a passepartout whose skill API is ${needed} or later, or write the document for version ${installed}`,
+    ],
   }
 }
 
