@@ -328,6 +328,23 @@ describe('the installed package', () => {
     expect(files).toContain('generated/emacs/passepartout.el')
   })
 
+  it('exports only what it holds: a module it does not ship is said to be no export of it', () => {
+    const {exports} = JSON.parse(fs.readFileSync(path.join(installation, 'package.json'), 'utf8')) as {
+      exports: Record<string, Record<string, string | string[]>>
+    }
+    const targets = Object.values(exports).flatMap((conditions) => Object.values(conditions).flat())
+    expect(targets.filter((target) => !fs.existsSync(path.join(installation, target)))).toEqual([])
+    expect(Object.keys(exports)).toEqual(['.', './testing'])
+    const script = "await import('passepartout/toolchain').catch((error) => console.log(error.code))"
+    const project = localProject()
+    const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: project,
+      env,
+      encoding: 'utf8',
+    })
+    expect(result.stdout).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED\n')
+  })
+
   it('tangles and checks a plain folder of Org documents, outside any project, with Node types', () => {
     const notes = writeFiles(path.join(temporary, 'notes'), {
       'lib.org': `* Twice\n${block('lib.ts', 'export const twice = (n: number): number => n * 2')}`,
