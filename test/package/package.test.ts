@@ -326,6 +326,8 @@ describe('the installed package', () => {
       expect(files).toContain(`generated/skills/${skill}.ts`)
     }
     expect(files).toContain('generated/emacs/passepartout.el')
+    // What a shipped skill's tests read beside its document, for a copy of it in a project.
+    expect(files).toContain('org/skills/shell-guard.cases.json')
   })
 
   it('exports only what it holds: a module it does not ship is said to be no export of it', () => {
@@ -364,6 +366,42 @@ describe('the installed package', () => {
     const wrong = passepartout(['check', '.'], notes)
     expect(wrong.status).toBe(1)
     expect(wrong.stderr).toMatch(/^wrong\.org:3:14: error TS2322: /m)
+  })
+
+  it("replaces a shipped skill by the project's copy, which checks and tests with the installation's packages", () => {
+    // The issue's folder: copies of the shipped skills, shell-guard's tests taking properties from fast-check.
+    expect(passepartout(['init', 'copies'], temporary)).toMatchObject({status: 0, stderr: ''})
+    const project = path.join(temporary, 'copies')
+    // A copy of shell-guard takes the cases its tests read beside it, as the package ships them.
+    for (const file of ['policy.org', 'bouncer.org', 'shell-guard.org', 'shell-guard.cases.json'])
+      fs.copyFileSync(path.join(installation, 'org/skills', file), path.join(project, 'org/skills', file))
+    const check = passepartout(['check'], project)
+    expect(check.stderr).toBe('')
+    expect(check.status).toBe(0)
+    const test = passepartout(['test'], project)
+    expect(test.status, test.stdout + test.stderr).toBe(0)
+    expect(testFiles(test.stdout)).toEqual(
+      ['bouncer', 'hello', 'policy', 'shell-guard'].map((name) => `generated/skills/${name}.test.ts`),
+    )
+    const ran = passepartout(['run', '--once'], project)
+    expect(ran.status, ran.stderr).toBe(0)
+    expect(ran.stderr).toBe('')
+    expect(
+      ran.stdout
+        .split('\n')
+        .filter((line) => line.includes(' replaces the shipped '))
+        .sort(),
+    ).toEqual(['bouncer', 'policy', 'shell-guard'].map((name) => `org/skills/${name}.org replaces the shipped ${name}`))
+  })
+
+  it('gives a project without a tsconfig.json the Node types this repository checks with', () => {
+    const own = (folder: string) =>
+      (
+        JSON.parse(fs.readFileSync(path.join(folder, 'node_modules/@types/node/package.json'), 'utf8')) as {
+          version: string
+        }
+      ).version
+    expect(own(installation)).toBe(own(repo))
   })
 
   it(
