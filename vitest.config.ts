@@ -29,6 +29,7 @@ const COMPUTING = [
   'test/check/sandbox.test.ts',
   'test/package/guard.test.ts',
   'test/package/hand-over.test.ts',
+  'test/package/manifest.test.ts',
   'test/watch/org-watcher.test.ts',
   ...['act', 'actions', 'approvals', 'backends', 'catalog', 'client', 'errors', 'host-protocol', 'log', 'protocol']
     .concat(['loader', 'registry', 'shipped', 'signals', 'skill', 'tools', 'untrusted'])

@@ -117,6 +117,20 @@ describe('a folder of Org documents with no set-up', () => {
   })
 })
 
+describe("a folder of literate dotfiles that import Node's modules", () => {
+  const user = userFolders()
+  const {dir} = looseFolder({
+    'shell.org': `* Shell\n${block('shell.ts', "import fs from 'node:fs'\n\nexport const rc: boolean = fs.existsSync('.bashrc')")}`,
+  })
+
+  it("is checked with the installation's Node types, as a project without a tsconfig.json is", () => {
+    const result = run(['check'], dir, user)
+    expect(result.stderr).toBe('')
+    expect(result.stdout).toMatch(/^checked 1 TypeScript file: 0 errors/m)
+    expect(result.status).toBe(0)
+  })
+})
+
 describe("a folder's own tsconfig.json", () => {
   const user = userFolders()
   const config = {

@@ -103,22 +103,32 @@ export function installedPackage(folder: string, name: string): string | undefin
 
 /**
  * The compiler options a project's type check adds to its own, so that what it imports from the installation
- * HOME is found there: a `paths` entry for each installed module (installedModules), beside the project's own `paths` (read from
- * TSCONFIG and the configurations it extends; the project's entry wins for a name both map), and for a project
- * with no tsconfig.json Node's types (the installation's `@types/node`: a skill's test reads files). Undefined
- * for the installation itself, which checks as it always did, and for files outside any project.
+ * HOME is found there: a `paths` entry for each installed module (installedModules), beside the project's own
+ * `paths` (read from TSCONFIG and the configurations it extends; the project's entry wins for a name both map),
+ * and with no tsconfig.json Node's types (nodeTypes). Files outside any project get Node's types alone when no
+ * tsconfig.json above them says otherwise: someone's literate dotfiles import `node:fs` and import no skill API.
+ * Undefined for the installation itself, which checks as it always did, and for files outside any project
+ * under a tsconfig.json of their own.
  */
 export function installationOptions(
   project: string | undefined,
   tsconfig: string | undefined,
   home = installationRoot(),
 ): Record<string, unknown> | undefined {
-  if (project === undefined || isInstallation(project, home)) return undefined
+  if (project === undefined) return tsconfig ? undefined : nodeTypes(home)
+  if (isInstallation(project, home)) return undefined
   const installed = Object.entries(installedModules(home, project)).map(([name, file]) => [name, [file]])
   const paths = {...Object.fromEntries(installed), ...(tsconfig ? ownPaths(tsconfig) : {})}
-  if (tsconfig) return {paths}
+  return tsconfig ? {paths} : {paths, ...nodeTypes(home)}
+}
+
+/**
+ * The options that give a program Node's types, the installation HOME's `@types/node` (a skill's test reads
+ * files): none when HOME does not hold them.
+ */
+function nodeTypes(home: string): {types: string[]; typeRoots: string[]} | undefined {
   const types = installedPackage(home, '@types/node')
-  return types ? {paths, types: ['node'], typeRoots: [path.dirname(types)]} : {paths}
+  return types === undefined ? undefined : {types: ['node'], typeRoots: [path.dirname(types)]}
 }
 
 /**

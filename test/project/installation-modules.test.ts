@@ -103,10 +103,17 @@ describe.each([
 
 describe('what the installation adds to a project', () => {
   it.each([
-    ['the installation itself', repo],
-    ['files outside any project', undefined],
-  ])('adds nothing for %s', (_, project) => {
-    expect(installationOptions(project, undefined, repo)).toBeUndefined()
+    ['the installation itself', repo, undefined],
+    ['files outside any project under a tsconfig.json', undefined, '/notes/tsconfig.json'],
+  ])('adds nothing for %s', (_, project, tsconfig) => {
+    expect(installationOptions(project, tsconfig, repo)).toBeUndefined()
+  })
+
+  it("gives files outside any project, with no tsconfig.json, Node's types alone", () => {
+    expect(installationOptions(undefined, undefined, repo)).toEqual({
+      types: ['node'],
+      typeRoots: [path.join(repo, 'node_modules/@types')],
+    })
   })
 
   it("maps each installed module to the installation's declarations, and gives Node's types", () => {
