@@ -5,6 +5,7 @@
  * on a thread of its own, while the main thread plans the next documents.
  */
 import {Worker} from 'node:worker_threads'
+import {makeFolders} from '../folders.ts'
 
 /** One file to stage: where, what, and the second name to give the file it replaces. */
 export interface StageEntry {
@@ -29,7 +30,8 @@ export interface StageResult {
 
 /**
  * Stage the files of one document, or none of them: on a failure, what was made is removed again. It runs on
- * the staging thread from its source text, so it names nothing outside itself: the modules come as arguments.
+ * the staging thread from its source text, so it names nothing outside itself but makeFolders (folders.ts), whose
+ * source the thread is given too: the modules come as arguments.
  */
 export function stageDocument(
   fs: typeof import('node:fs'),
@@ -43,7 +45,7 @@ export function stageDocument(
     for (; at < entries.length; at++) {
       const entry = entries[at]!
       if (entry.makeDirectory) {
-        const created = fs.mkdirSync(path.dirname(entry.target), {recursive: true})
+        const created = makeFolders(fs, path, path.dirname(entry.target))
         if (created) createdDirectories.push(created)
       }
       fs.writeFileSync(entry.temporary, entry.content, {mode: 0o666})
@@ -91,6 +93,7 @@ const STAGER_SOURCE = `
 const {parentPort} = require('node:worker_threads')
 const fs = require('node:fs')
 const path = require('node:path')
+const makeFolders = ${makeFolders.toString()}
 const stageDocument = ${stageDocument.toString()}
 const results = []
 parentPort.on('message', (jobs) => {
