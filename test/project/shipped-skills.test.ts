@@ -105,6 +105,21 @@ describe('passepartout skills on switches the file gets wrong', () => {
   })
 })
 
+describe('a skill of the project that depends on a shipped skill turned off', () => {
+  it('fails, said to depend on a skill turned off, not on one unknown', () => {
+    const mine = skill('mine').replace('#+TITLE: mine\n', '#+TITLE: mine\n#+DEPENDS_ON: scribe\n')
+    const project = tempProject({'org/skills/mine.org': mine, 'passepartout.json': '{"skills": {"scribe": false}}'})
+    const report = JSON.parse(passepartout(['skills', '--json'], project).stdout) as {
+      skills: {name: string; status: string; errors: {line: number; column: number; rule: string; reason: string}[]}[]
+    }
+    const failed = report.skills.find((entry) => entry.name === 'mine')!
+    expect(failed.status).toBe('failed')
+    expect(failed.errors.map(({line, column, rule, reason}) => [line, column, rule, reason])).toEqual([
+      [2, 15, 'graph/unknown-dependency', expect.stringMatching(/'scribe'.*shipped skill.*turned off/)],
+    ])
+  })
+})
+
 describe('the running core of a project of its own', () => {
   let core: ReturnType<typeof spawn>
   let said = ''

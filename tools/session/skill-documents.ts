@@ -216,10 +216,16 @@ export interface SkillGraph {
  * Skill documents in load order, by the document graph built over every document of the project, so that
  * names resolve as `passepartout deps` resolves them (a skill may name a core document), but only skills
  * load: a dependency on another document is always met. Each skill dependency keeps the `#+DEPENDS_ON:` entry
- * that named it, so that "depends on a skill that did not load" points at that entry.
+ * that named it, so that "depends on a skill that did not load" points at that entry. OFF names the shipped
+ * skills that do not boot: a dependency on one is said to be on a skill turned off.
  */
-export function skillGraph(skills: readonly DocumentMeta[], others: readonly DocumentMeta[], base: string): SkillGraph {
-  const graph = buildGraph([...skills, ...others], {base})
+export function skillGraph(
+  skills: readonly DocumentMeta[],
+  others: readonly DocumentMeta[],
+  base: string,
+  off: readonly string[] = [],
+): SkillGraph {
+  const graph = buildGraph([...skills, ...others], {base, off})
   const byPath = new Map([...skills, ...others].map((meta) => [meta.path, meta]))
   const isSkill = new Set(skills.map((meta) => meta.path))
   const problems = new Map<string, Diagnostic[]>()
