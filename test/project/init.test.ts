@@ -206,6 +206,12 @@ describe('bad input: one line, an exit status, nothing written', () => {
     ],
     ['an empty name', '', /^\/.*: error: no project was written: an empty name names no folder \[init\/refused\]$/, 1],
     [
+      'a name of blanks',
+      '  ',
+      /^\/.*: error: no project was written: "  " is blanks alone, which name no folder one can see \[init\/refused\]$/,
+      1,
+    ],
+    [
       'a name with a line break',
       'a\nb',
       /^\/.*: error: no project was written: "a\\nb" holds a control character.*\[init\/refused\]$/,

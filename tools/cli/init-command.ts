@@ -136,6 +136,8 @@ function removeStaleStaging(folder: string): void {
 /** What is wrong with NAME as a folder's name, if anything. */
 function nameProblem(name: string): Message | undefined {
   if (name === '') return notAFolderName(name, {kind: 'empty'})
+  // A name of spaces is a folder to the system, and a slip to a person (a variable that held nothing, quoted).
+  if (name.trim() === '') return notAFolderName(name, {kind: 'blank'})
   if (/\p{Cc}/u.test(name)) return notAFolderName(name, {kind: 'control'})
   const longest = Math.max(...name.split(path.sep).map((part) => Buffer.byteLength(part)))
   return longest > NAME_MAX ? notAFolderName(name, {kind: 'too-long', bytes: longest, max: NAME_MAX}) : undefined

@@ -6,12 +6,14 @@
 import type {Message} from '../diagnostics.ts'
 
 /** Why a name given to init is no folder name, in words. */
-export type NotAFolderName = {kind: 'empty'} | {kind: 'control'} | {kind: 'too-long'; bytes: number; max: number}
+export type NotAFolderName =
+  {kind: 'empty'} | {kind: 'blank'} | {kind: 'control'} | {kind: 'too-long'; bytes: number; max: number}
 
 /** NAME, given as the folder of a new project, cannot name a folder. */
 export function notAFolderName(name: string, why: NotAFolderName): Message {
   const reason = {
     empty: () => 'an empty name names no folder',
+    blank: () => `${JSON.stringify(name)} is blanks alone, which name no folder one can see`,
     control: () => `${JSON.stringify(name)} holds a control character, which a folder's name should not`,
     'too-long': ({bytes, max}: {bytes: number; max: number}) =>
       `a name of the path is ${bytes} bytes long; the file system takes ${max}`,
