@@ -87,13 +87,14 @@ const ANSWER = 'answer'
 
 /**
  * The staging thread's code: stageDocument on every job of each batch it is sent, as it comes; the results
- * are kept until the main thread asks for them, and go together, in one message.
+ * are kept until the main thread asks for them, and go together, in one message. makeFolders is defined under the
+ * name its function has here, which is the name stageDocument's code calls it by, should a bundler rename it.
  */
 const STAGER_SOURCE = `
 const {parentPort} = require('node:worker_threads')
 const fs = require('node:fs')
 const path = require('node:path')
-const makeFolders = ${makeFolders.toString()}
+const ${makeFolders.name} = ${makeFolders.toString()}
 const stageDocument = ${stageDocument.toString()}
 const results = []
 parentPort.on('message', (jobs) => {
