@@ -65,3 +65,19 @@ it('runs no test in a project that does not check, and says why at the Org line'
   expect(result.stdout).not.toContain('Test Files')
   expect(result.status).toBe(1)
 })
+
+it("checks a project's tests against the vitest that runs them, the installation's, when it holds a vitest of its own", () => {
+  // A vitest of another version in the project's node_modules, which declares no `describe`; the installation's does.
+  const own = tempProject({
+    'org/skills/greeter.org': skill('greeter', 'hello Ada')
+      .replace("import {expect, it} from 'vitest'", "import {describe, expect, it} from 'vitest'")
+      .replace("it('greets',", "describe('greeter', () => it('greets',")
+      .replace('\n})\n#+end_src', '\n}))\n#+end_src'),
+    'node_modules/vitest/package.json': JSON.stringify({name: 'vitest', version: '0.1.0', types: 'index.d.ts'}),
+    'node_modules/vitest/index.d.ts': 'export declare const it: any, expect: any\n',
+  })
+  const result = passepartout(['test'], own)
+  expect(result.stderr).toBe('')
+  expect(result.stdout).toMatch(/Test Files +1 passed \(1\)/)
+  expect(result.status).toBe(0)
+})
