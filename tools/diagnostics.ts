@@ -221,7 +221,7 @@ export const RULES = {
   ],
   'init/refused': [
     'error',
-    '`passepartout init` wrote no project: the name given is no folder name (empty, a control character, over 255 bytes), a file, a folder whose folder does not exist, or a folder that is not empty and holds no Org document',
+    '`passepartout init` wrote no project: the name given is no folder name (empty, blanks only, a control character, over 255 bytes), a file, a path through a file, a link to nothing, a folder whose folder does not exist, a folder that is not empty and holds no Org document, or one holding a link where it would write (a link named as the folder itself is followed)',
   ],
 } as const satisfies Record<string, readonly [Severity, string]>
 

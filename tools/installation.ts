@@ -40,11 +40,17 @@ function manifestOf(home: string): Manifest {
 
 /**
  * What declares each module PROJECT imports from the installation HOME, by the name it imports: the API's
- * declarations, and the folder of each package the installation gives that PROJECT does not have itself.
+ * declarations, and the folder of each package the installation gives that PROJECT does not have itself; and
+ * vitest's always, since the installation's vitest runs the tests (test-command.ts) whatever version the project
+ * holds, and the tests are checked against what runs them.
  */
 export function installedModules(home: string, project: string): Record<string, string> {
   const {exports} = manifestOf(home)
-  const given = lackedPackages(project, home).map((name) => [name, installedPackage(home, name)!])
+  const runner = installedPackage(home, 'vitest') === undefined ? [] : ['vitest' as const]
+  const given = [...new Set([...runner, ...lackedPackages(project, home)])].map((name) => [
+    name,
+    installedPackage(home, name)!,
+  ])
   return {
     passepartout: declarations(home, exports['.']!.types),
     'passepartout/testing': declarations(home, exports['./testing']!.types),

@@ -30,15 +30,14 @@ function passepartout(args: string[], cwd: string, options: SpawnSyncOptions = {
 }
 
 const temporary = () => fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-init-'))
-/** Every file under DIR with what it holds, for a folder that must be left as it was. */
+/** Every file under DIR with what it holds (a link: where it points), for a folder that must be left as it was. */
 const contents = (dir: string) =>
   Object.fromEntries(
-    (fs.readdirSync(dir, {recursive: true, encoding: 'utf8'}) as string[])
-      .sort()
-      .map((file) => [
-        file,
-        fs.statSync(path.join(dir, file)).isDirectory() ? '/' : fs.readFileSync(path.join(dir, file), 'utf8'),
-      ]),
+    (fs.readdirSync(dir, {recursive: true, encoding: 'utf8'}) as string[]).sort().map((file) => {
+      const stat = fs.lstatSync(path.join(dir, file))
+      if (stat.isSymbolicLink()) return [file, `-> ${fs.readlinkSync(path.join(dir, file))}`]
+      return [file, stat.isDirectory() ? '/' : fs.readFileSync(path.join(dir, file), 'utf8')]
+    }),
   )
 
 const FILES = ['org/skills/hello.org', 'passepartout.json', '.env.example', '.gitignore', 'package.json', 'README.md']
@@ -106,11 +105,68 @@ describe('a folder that is not a project yet', () => {
     expect(fs.readdirSync(dir).filter((entry) => entry.includes('init'))).toEqual([])
   })
 
+  it('named by a link to a folder is the folder it names: the project is written there, the link kept', () => {
+    const cwd = temporary()
+    fs.mkdirSync(path.join(cwd, 'real'))
+    fs.symlinkSync('real', path.join(cwd, 'link'))
+    expect(passepartout(['init', 'link'], cwd).status).toBe(0)
+    expect(fs.lstatSync(path.join(cwd, 'link')).isSymbolicLink()).toBe(true)
+    expect(fs.readdirSync(path.join(cwd, 'real')).sort()).toEqual([
+      '.env.example',
+      '.gitignore',
+      'README.md',
+      'org',
+      'package.json',
+      'passepartout.json',
+    ])
+  })
+
+  it('that has a link where a file goes, even a link to nothing, keeps it: init writes over nothing', () => {
+    const dir = temporary()
+    fs.writeFileSync(path.join(dir, 'notes.org'), '#+TITLE: Notes\n')
+    fs.symlinkSync('nowhere', path.join(dir, 'README.md'))
+    const result = passepartout(['init'], dir)
+    expect(result.stdout.split('\n')[1]).toBe('kept what it had: README.md')
+    expect(fs.readlinkSync(path.join(dir, 'README.md'))).toBe('nowhere')
+    expect(fs.existsSync(path.join(dir, 'nowhere'))).toBe(false)
+  })
+
   it('that holds nothing but .git is empty: it gets every file', () => {
     const dir = temporary()
     fs.mkdirSync(path.join(dir, '.git'))
     expect(passepartout(['init'], dir).status).toBe(0)
     expect(FILES.every((file) => fs.existsSync(path.join(dir, file)))).toBe(true)
+  })
+})
+
+/** Whether strace can stop a process here at a system call of its choosing: a kill at the Nth rename. */
+const straced = spawnSync('strace', ['-o', '/dev/null', 'true']).status === 0
+
+/** `passepartout ARGS` in CWD, killed (SIGKILL) as it enters its Nth rename, as a power cut would stop it. */
+function killedAtRename(n: number, args: string[], cwd: string) {
+  const renames = 'rename,renameat,renameat2'
+  const inject = ['-e', `trace=${renames}`, '-e', `inject=${renames}:signal=SIGKILL:when=${n}`]
+  return spawnSync('strace', ['-f', '-qq', '-o', '/dev/null', ...inject, cli, ...args], {cwd, env: environment})
+}
+
+/** What a killed init left that no later one cleared: its folders of staged files. */
+const staged = (dir: string) => fs.readdirSync(dir).filter((entry) => entry.startsWith('.passepartout-init-'))
+
+describe.skipIf(!straced)('an init killed as it writes', () => {
+  it.each([1, 2, 4])('into an empty folder at its rename %i leaves what the next init makes whole', (n) => {
+    const dir = temporary()
+    expect(killedAtRename(n, ['init'], dir).signal).toBe('SIGKILL')
+    const again = passepartout(['init'], dir)
+    expect(again.status).toBe(0)
+    expect(FILES.filter((file) => !fs.existsSync(path.join(dir, file)))).toEqual([])
+    expect(staged(dir)).toEqual([])
+  })
+
+  it('into a new folder leaves nothing the next init does not clear', () => {
+    const parent = temporary()
+    expect(killedAtRename(1, ['init', 'demo'], parent).signal).toBe('SIGKILL')
+    expect(passepartout(['init', 'demo'], parent).status).toBe(0)
+    expect(fs.readdirSync(parent)).toEqual(['demo'])
   })
 })
 
@@ -130,7 +186,31 @@ describe('bad input: one line, an exit status, nothing written', () => {
       1,
     ],
     ['a file', 'full/notes.txt', /^full\/notes\.txt: error: .*this is a file, not a folder \[init\/refused\]$/, 1],
+    [
+      'a path through a file',
+      'full/notes.txt/demo',
+      /^full\/notes\.txt\/demo: error: no project was written: .*full\/notes\.txt, which would hold it, is a file, not a folder \[init\/refused\]$/,
+      1,
+    ],
+    [
+      'a link to nothing',
+      'dangling',
+      /^dangling: error: no project was written: this is a link to .*nowhere, which does not exist \[init\/refused\]$/,
+      1,
+    ],
+    [
+      'a folder of Org documents whose org/ is a link elsewhere',
+      'linked',
+      /^linked: error: no project was written: org is a link \(to \.\.\/elsewhere\); init writes nothing through a link \[init\/refused\]$/,
+      1,
+    ],
     ['an empty name', '', /^\/.*: error: no project was written: an empty name names no folder \[init\/refused\]$/, 1],
+    [
+      'a name of blanks',
+      '  ',
+      /^\/.*: error: no project was written: "  " is blanks alone, which name no folder one can see \[init\/refused\]$/,
+      1,
+    ],
     [
       'a name with a line break',
       'a\nb',
@@ -154,6 +234,11 @@ describe('bad input: one line, an exit status, nothing written', () => {
     const cwd = temporary()
     fs.mkdirSync(path.join(cwd, 'full'))
     fs.writeFileSync(path.join(cwd, 'full/notes.txt'), 'mine\n')
+    fs.symlinkSync(path.join(cwd, 'nowhere'), path.join(cwd, 'dangling'))
+    fs.mkdirSync(path.join(cwd, 'linked'))
+    fs.mkdirSync(path.join(cwd, 'elsewhere'))
+    fs.writeFileSync(path.join(cwd, 'linked/notes.org'), '#+TITLE: Notes\n')
+    fs.symlinkSync('../elsewhere', path.join(cwd, 'linked/org'))
     const before = contents(cwd)
     const result = passepartout(['init', ...[name].flat()], cwd)
     expect(result.stderr.split('\n')[0]).toMatch(line)
@@ -177,6 +262,27 @@ describe('bad input: one line, an exit status, nothing written', () => {
     )
     expect(result.status).toBe(1)
     expect(fs.readdirSync(cwd)).toEqual([])
+  })
+
+  it.skipIf(!asAnother).each([
+    [
+      'it may not read',
+      'locked',
+      /^locked: error: no project was written: EACCES: permission denied, scandir .*\[io\/read\]\n$/,
+    ],
+    [
+      'it may not enter',
+      'locked/demo',
+      /^locked\/demo: error: no project was written: EACCES: permission denied, .*\[io\/read\]\n$/,
+    ],
+  ])('a folder %s', (_, name, line) => {
+    const cwd = temporary()
+    fs.chmodSync(cwd, 0o755)
+    fs.mkdirSync(path.join(cwd, 'locked'), {mode: 0o700})
+    const result = passepartout(['init', name], cwd, asAnother)
+    expect(result.stderr).toMatch(line)
+    expect(result.status).toBe(1)
+    expect(fs.readdirSync(path.join(cwd, 'locked'))).toEqual([])
   })
 
   it.skipIf(!readOnlyDisks)('a read-only disk', () => {

@@ -6,6 +6,7 @@
  */
 import {spawnSync} from 'node:child_process'
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 import {DEFAULT_COMPILER_OPTIONS} from '../../tools/check/checker.ts'
@@ -150,4 +151,28 @@ describe('the packages the installation gives', () => {
     const {paths} = installationOptions(owner(), undefined, repo) as {paths: Record<string, string[]>}
     expect(Object.keys(paths)).toEqual(['passepartout', 'passepartout/testing', 'vitest', 'fast-check'])
   })
+})
+
+/** A copy of this installation as a fresh clone is: no generated/ (nothing tangled yet), its own node_modules/ of links. */
+function freshClone(): string {
+  const copy = fs.mkdtempSync(path.join(fs.realpathSync(os.tmpdir()), 'passepartout-clone-'))
+  for (const entry of ['org', 'bin', 'tools', 'package.json', 'tsconfig.json'])
+    fs.cpSync(path.join(repo, entry), path.join(copy, entry), {recursive: true})
+  fs.mkdirSync(path.join(copy, 'node_modules'))
+  for (const entry of fs.readdirSync(path.join(repo, 'node_modules')).filter((name) => name !== '.cache'))
+    fs.symlinkSync(path.join(repo, 'node_modules', entry), path.join(copy, 'node_modules', entry))
+  return copy
+}
+
+it("checks and tests a project with a fresh clone as the installation, whose core is tangled first (as run's is)", () => {
+  const clone = freshClone()
+  const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-clone-project-'))
+  const run = (args: string[], cwd: string) =>
+    spawnSync(path.join(clone, 'bin/passepartout'), args, {cwd, encoding: 'utf8', env: shell})
+  expect(run(['init', 'demo'], parent).status).toBe(0)
+  const project = path.join(parent, 'demo')
+  const checked = run(['check', '--no-frames'], project)
+  expect(checked.stderr).toBe('')
+  expect(checked.status).toBe(0)
+  expect(run(['test'], project).status).toBe(0)
 })

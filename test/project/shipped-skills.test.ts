@@ -83,6 +83,43 @@ describe('passepartout skills in a project of its own', () => {
   })
 })
 
+describe('passepartout skills on switches the file gets wrong', () => {
+  it.each([
+    ['a switch that is no true or false', '{"skills": {"scribe": "off"}}', '1:13', /^skills\.scribe is not valid/],
+    [
+      'a switch given twice',
+      '{"skills": {"scribe": false, "scribe": true}}',
+      '1:30',
+      /'skills\.scribe' is given twice/,
+    ],
+    ['skills that are no object of switches', '{"skills": ["scribe"]}', '1:2', /^skills is not valid/],
+  ])('says %s at its place, as the running core does', (_, settings, place, reason) => {
+    const project = tempProject({'org/skills/mine.org': skill('mine'), 'passepartout.json': settings})
+    const report = JSON.parse(passepartout(['skills', '--json'], project).stdout) as {
+      problems: {file: string; line: number; column: number; rule: string; reason: string}[]
+    }
+    expect(report.problems.map(({file, line, column, rule}) => `${file}:${line}:${column} ${rule}`)).toEqual([
+      `passepartout.json:${place} config/invalid`,
+    ])
+    expect(report.problems[0]!.reason).toMatch(reason)
+  })
+})
+
+describe('a skill of the project that depends on a shipped skill turned off', () => {
+  it('fails, said to depend on a skill turned off, not on one unknown', () => {
+    const mine = skill('mine').replace('#+TITLE: mine\n', '#+TITLE: mine\n#+DEPENDS_ON: scribe\n')
+    const project = tempProject({'org/skills/mine.org': mine, 'passepartout.json': '{"skills": {"scribe": false}}'})
+    const report = JSON.parse(passepartout(['skills', '--json'], project).stdout) as {
+      skills: {name: string; status: string; errors: {line: number; column: number; rule: string; reason: string}[]}[]
+    }
+    const failed = report.skills.find((entry) => entry.name === 'mine')!
+    expect(failed.status).toBe('failed')
+    expect(failed.errors.map(({line, column, rule, reason}) => [line, column, rule, reason])).toEqual([
+      [2, 15, 'graph/unknown-dependency', expect.stringMatching(/'scribe'.*shipped skill.*turned off/)],
+    ])
+  })
+})
+
 describe('the running core of a project of its own', () => {
   let core: ReturnType<typeof spawn>
   let said = ''

@@ -75,3 +75,19 @@ it('colours what vitest prints as the other commands colour theirs: not in a pip
   expect(passepartout(named, project, {TERM: 'xterm'}).stdout).not.toContain(escape)
   expect(passepartout(named, project, {FORCE_COLOR: '1'}).stdout).toContain(escape)
 })
+
+it("checks a project's tests against the vitest that runs them, the installation's, when it holds a vitest of its own", () => {
+  // A vitest of another version in the project's node_modules, which declares no `describe`; the installation's does.
+  const own = tempProject({
+    'org/skills/greeter.org': skill('greeter', 'hello Ada')
+      .replace("import {expect, it} from 'vitest'", "import {describe, expect, it} from 'vitest'")
+      .replace("it('greets',", "describe('greeter', () => it('greets',")
+      .replace('\n})\n#+end_src', '\n}))\n#+end_src'),
+    'node_modules/vitest/package.json': JSON.stringify({name: 'vitest', version: '0.1.0', types: 'index.d.ts'}),
+    'node_modules/vitest/index.d.ts': 'export declare const it: any, expect: any\n',
+  })
+  const result = passepartout(['test'], own)
+  expect(result.stderr).toBe('')
+  expect(result.stdout).toMatch(/Test Files +1 passed \(1\)/)
+  expect(result.status).toBe(0)
+})

@@ -15,17 +15,26 @@ import {tempProject} from '../support/temp-project.ts'
 
 const project = (files: Record<string, string>) => tempProject(files, 'passepartout-skills-')
 
-const block = (target: string, ...lines: string[]) => ['#+begin_src typescript :tangle ' + target + ' :mkdirp yes', ...lines, '#+end_src', ''].join('\n')
+const block = (target: string, ...lines: string[]) =>
+  ['#+begin_src typescript :tangle ' + target + ' :mkdirp yes', ...lines, '#+end_src', ''].join('\n')
 const read = (dir: string, file: string) => new ProjectSession({project: dir}).readSkill(path.join(dir, file))
 
 describe('a skill document read by the session', () => {
   it('takes its modules from the tangle, wherever they go, and never the tests; writes nothing', async () => {
     const dir = project({
-      'org/skills/pair.org': [block('../../generated/skills/pair/main.ts', 'export const one = 1'), block('helper.mts', 'export const two = 2'), block('../../generated/skills/pair.test.ts', 'test'), block('notes.txt', 'text')].join('\n'),
+      'org/skills/pair.org': [
+        block('../../generated/skills/pair/main.ts', 'export const one = 1'),
+        block('helper.mts', 'export const two = 2'),
+        block('../../generated/skills/pair.test.ts', 'test'),
+        block('notes.txt', 'text'),
+      ].join('\n'),
     })
     const document = await read(dir, 'org/skills/pair.org')
     expect(document.blocked).toBeUndefined()
-    expect(document.modules.map((module) => path.relative(dir, module.path))).toEqual(['generated/skills/pair/main.ts', 'org/skills/helper.mts'])
+    expect(document.modules.map((module) => path.relative(dir, module.path))).toEqual([
+      'generated/skills/pair/main.ts',
+      'org/skills/helper.mts',
+    ])
     expect(document.modules[0]!.code).toBe('export const one = 1\n')
     expect(fs.existsSync(path.join(dir, 'generated'))).toBe(false)
   })
@@ -40,7 +49,9 @@ describe('a skill document read by the session', () => {
     const dir = project({'org/skills/writer.org': `#+TITLE: Writer\n${block(target, 'export const x = 1')}`})
     const document = await read(dir, 'org/skills/writer.org')
     expect(document.blocked).toBe('sandbox-blocked')
-    expect(document.problems.map((message) => formatDiagnostic(message, dir))).toEqual([expect.stringMatching(/^org\/skills\/writer\.org:2:1: error: a skill document may .*\[sandbox\/tangle-target\]$/)])
+    expect(document.problems.map((message) => formatDiagnostic(message, dir))).toEqual([
+      expect.stringMatching(/^org\/skills\/writer\.org:2:1: error: a skill document may .*\[sandbox\/tangle-target\]$/),
+    ])
   })
 
   it('is read where an installation lies among packages (node_modules/passepartout/org/skills/), its own targets not refused', async () => {
@@ -62,7 +73,9 @@ describe('a skill document read by the session', () => {
     const dir = project({'org/skills/bad.org': '* Code\n#+begin_src typescript :tangle missing/x.ts\nx\n#+end_src\n'})
     const document = await read(dir, 'org/skills/bad.org')
     expect(document.blocked).toBe('failed')
-    expect(document.problems.map((message) => formatDiagnostic(message, dir))).toEqual([expect.stringMatching(/^org\/skills\/bad\.org:2:1: error: .*\[tangle\/missing-directory\]$/)])
+    expect(document.problems.map((message) => formatDiagnostic(message, dir))).toEqual([
+      expect.stringMatching(/^org\/skills\/bad\.org:2:1: error: .*\[tangle\/missing-directory\]$/),
+    ])
   })
 
   it('is failed at the line of a #+begin_src with no #+end_src, which tangle and check keep a warning', async () => {
@@ -86,16 +99,28 @@ describe('a skill document read by the session', () => {
   })
 
   it('is blocked when it uses what it was not granted, and loads once granted', async () => {
-    const code = block('runner.ts', "import {execSync} from 'node:child_process'", "export const run = () => execSync('ls')")
-    const dir = project({'org/skills/runner.org': `#+TITLE: Runner\n${code}`, 'org/skills/granted.org': `#+CAPABILITIES: shell\n${code.replace('runner.ts', 'granted.ts')}`})
+    const code = block(
+      'runner.ts',
+      "import {execSync} from 'node:child_process'",
+      "export const run = () => execSync('ls')",
+    )
+    const dir = project({
+      'org/skills/runner.org': `#+TITLE: Runner\n${code}`,
+      'org/skills/granted.org': `#+CAPABILITIES: shell\n${code.replace('runner.ts', 'granted.ts')}`,
+    })
     const runner = await read(dir, 'org/skills/runner.org')
     expect(runner.blocked).toBe('sandbox-blocked')
-    expect(runner.problems.map((message) => formatDiagnostic(message, dir))).toEqual(["org/skills/runner.org:3:24: error: skill 'runner' uses child_process without the 'shell' capability [sandbox/restricted-import]"])
+    expect(runner.problems.map((message) => formatDiagnostic(message, dir))).toEqual([
+      "org/skills/runner.org:3:24: error: skill 'runner' uses child_process without the 'shell' capability [sandbox/restricted-import]",
+    ])
     expect((await read(dir, 'org/skills/granted.org')).blocked).toBeUndefined()
   })
 
   it("comes from the plan of the session's last tangle while the document is unchanged, and is planned again once it changed", async () => {
-    const dir = project({'node_modules/.keep': '', 'org/skills/one.org': block('../../generated/skills/one.ts', 'export const one = 1')})
+    const dir = project({
+      'node_modules/.keep': '',
+      'org/skills/one.org': block('../../generated/skills/one.ts', 'export const one = 1'),
+    })
     const file = path.join(dir, 'org/skills/one.org')
     const past = new Date(Date.now() - 60_000)
     fs.utimesSync(file, past, past)
@@ -114,7 +139,8 @@ describe('a skill document read by the session', () => {
 })
 
 describe("the sandbox rules' remembered verdicts", () => {
-  const runner = (capabilities: string, ...lines: string[]) => `#+TITLE: Runner\n${capabilities}${block('runner.ts', ...lines)}`
+  const runner = (capabilities: string, ...lines: string[]) =>
+    `#+TITLE: Runner\n${capabilities}${block('runner.ts', ...lines)}`
   const shell = ["import {execSync} from 'node:child_process'", "export const run = () => execSync('ls')"]
   const cached = (dir: string) => path.join(dir, 'node_modules/.cache/passepartout/sandbox.json')
   const status = async (dir: string) => {
@@ -127,17 +153,26 @@ describe("the sandbox rules' remembered verdicts", () => {
 
   it('blocks a remembered-clean module once its text uses what it was not granted', async () => {
     remembering()
-    const dir = project({'node_modules/.keep': '', 'org/skills/runner.org': runner('#+CAPABILITIES: shell\n', ...shell)})
+    const dir = project({
+      'node_modules/.keep': '',
+      'org/skills/runner.org': runner('#+CAPABILITIES: shell\n', ...shell),
+    })
     expect(await status(dir)).toEqual([undefined])
     expect(Object.keys(JSON.parse(fs.readFileSync(cached(dir), 'utf8')).clean)).toHaveLength(1)
     expect(await status(dir)).toEqual([undefined])
-    fs.writeFileSync(path.join(dir, 'org/skills/runner.org'), runner('#+CAPABILITIES: shell\n', ...shell, "import 'node:net'"))
+    fs.writeFileSync(
+      path.join(dir, 'org/skills/runner.org'),
+      runner('#+CAPABILITIES: shell\n', ...shell, "import 'node:net'"),
+    )
     expect(await status(dir)).toEqual(['sandbox-blocked', 'sandbox/network'])
   })
 
   it('blocks a remembered-clean module once its document no longer grants what it uses', async () => {
     remembering()
-    const dir = project({'node_modules/.keep': '', 'org/skills/runner.org': runner('#+CAPABILITIES: shell\n', ...shell)})
+    const dir = project({
+      'node_modules/.keep': '',
+      'org/skills/runner.org': runner('#+CAPABILITIES: shell\n', ...shell),
+    })
     expect(await status(dir)).toEqual([undefined])
     fs.writeFileSync(path.join(dir, 'org/skills/runner.org'), runner('', ...shell))
     expect(await status(dir)).toEqual(['sandbox-blocked', 'sandbox/restricted-import'])
@@ -160,7 +195,10 @@ describe("the sandbox rules' remembered verdicts", () => {
 
   it('spares a boot with a warm memory the parse, and a changed module is parsed and blocked before it loads', () => {
     const cli = path.resolve(import.meta.dirname, '../../bin/passepartout')
-    const dir = project({'node_modules/.keep': '', 'org/skills/runner.org': runner('#+CAPABILITIES: shell\n', ...shell)})
+    const dir = project({
+      'node_modules/.keep': '',
+      'org/skills/runner.org': runner('#+CAPABILITIES: shell\n', ...shell),
+    })
     const skills = () => {
       const env = {...process.env, DEBUG: 'passepartout:sandbox'}
       const result = spawnSync(cli, ['skills', '--json'], {cwd: dir, encoding: 'utf8', env})
@@ -169,12 +207,15 @@ describe("the sandbox rules' remembered verdicts", () => {
     }
     expect(skills()).toEqual(['runner: 1 modules parsed, 0 judged clean before', 'runner ready'])
     expect(skills()).toEqual(['runner: 0 modules parsed, 1 judged clean before', 'runner ready'])
-    fs.writeFileSync(path.join(dir, 'org/skills/runner.org'), runner('#+CAPABILITIES: shell\n', ...shell, "import 'node:net'"))
+    fs.writeFileSync(
+      path.join(dir, 'org/skills/runner.org'),
+      runner('#+CAPABILITIES: shell\n', ...shell, "import 'node:net'"),
+    )
     expect(skills()).toEqual(['runner: 1 modules parsed, 0 judged clean before', 'runner sandbox-blocked'])
   })
 })
 
-describe('the skills\' load order', () => {
+describe("the skills' load order", () => {
   it('puts dependencies before dependents (the original test-topological-sort-basic)', async () => {
     const dir = project({
       'org/skills/org-skill-a.org': '#+DEPENDS_ON: skill-b-id\n',
@@ -182,10 +223,13 @@ describe('the skills\' load order', () => {
     })
     const session = new ProjectSession({project: dir})
     const metas = (await session.readSkills(session.skillFiles())).map((skill) => skill.meta)
-    expect(skillGraph(metas, [], dir).order.map((file) => path.basename(file))).toEqual(['org-skill-b.org', 'org-skill-a.org'])
+    expect(skillGraph(metas, [], dir).order.map((file) => path.basename(file))).toEqual([
+      'org-skill-b.org',
+      'org-skill-a.org',
+    ])
   })
 
-  it('orders skills, resolves names against the project\'s other documents, and keeps the entry behind each dependency', async () => {
+  it("orders skills, resolves names against the project's other documents, and keeps the entry behind each dependency", async () => {
     const dir = project({
       'org/core/engine.org': ':PROPERTIES:\n:ID: core-engine\n:END:\n',
       'org/skills/policy.org': '#+DEPENDS_ON: id:core-engine\n',
@@ -201,7 +245,12 @@ describe('the skills\' load order', () => {
       dir,
     )
     const skillsDir = path.join(dir, 'org/skills')
-    expect(graph.order.map((file) => path.basename(file))).toEqual(['policy.org', 'bouncer.org', 'loop.org', 'loop2.org'])
+    expect(graph.order.map((file) => path.basename(file))).toEqual([
+      'policy.org',
+      'bouncer.org',
+      'loop.org',
+      'loop2.org',
+    ])
     const [policy] = graph.dependencies.get(path.join(skillsDir, 'bouncer.org'))!
     expect([path.basename(policy!.path), policy!.entry?.position.start]).toEqual(['policy.org', {line: 2, column: 15}])
     expect(graph.dependencies.get(path.join(skillsDir, 'policy.org'))).toEqual([])
@@ -235,6 +284,11 @@ describe('the skill API a document needs (#+PASSEPARTOUT:)', () => {
       `needs version ${API_VERSION + 1} of the skill API; this installation's is ${API_VERSION}`,
     ],
     ['a version that is no whole number', 'two', '"two"'],
+    [
+      'a version past what a number holds, said as written',
+      '99999999999999999999999',
+      'needs version 99999999999999999999999 of the skill API',
+    ],
   ])('refuses, at that line, a document that needs %s; check says it there too', async (_, version, said) => {
     const dir = project({'org/skills/needs.org': needing(version)})
     const document = await read(dir, 'org/skills/needs.org')
@@ -246,6 +300,19 @@ describe('the skill API a document needs (#+PASSEPARTOUT:)', () => {
         ),
       ),
     ]
+    expect(document.problems.map((message) => formatDiagnostic(message, dir))).toEqual(refusal)
+    const checked = await new ProjectSession({project: dir}).check([path.join(dir, 'org/skills/needs.org')])
+    expect(checked.diagnostics.map((message) => formatDiagnostic(message, dir))).toEqual(refusal)
+  })
+
+  it.each([
+    ['the same', '1', '1'],
+    ['another', '2', '1'],
+  ])('refuses, at its second line, a document that says it twice, %s version', async (_, first, second) => {
+    const dir = project({'org/skills/needs.org': needing(`${first}\n#+PASSEPARTOUT: ${second}`)})
+    const document = await read(dir, 'org/skills/needs.org')
+    expect(document.blocked).toBe('failed')
+    const refusal = [expect.stringMatching(/^org\/skills\/needs\.org:3:1: error: .*line 2.*\[skill\/api-version\]$/)]
     expect(document.problems.map((message) => formatDiagnostic(message, dir))).toEqual(refusal)
     const checked = await new ProjectSession({project: dir}).check([path.join(dir, 'org/skills/needs.org')])
     expect(checked.diagnostics.map((message) => formatDiagnostic(message, dir))).toEqual(refusal)

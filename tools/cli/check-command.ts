@@ -7,6 +7,7 @@
  */
 import {diagnosticJson, isError} from '../diagnostics.ts'
 import {type CheckReport, hasCheckErrors} from '../session/project-checker.ts'
+import {tangleCoreFor} from './core-command.ts'
 import {commandInputs} from './inputs.ts'
 import {printDiagnostics} from './output.ts'
 import {printPruned, summary, type TangleFlags, tangleJson} from './tangle-command.ts'
@@ -18,6 +19,7 @@ export async function runCheck(
   context: CommandContext,
 ): Promise<number> {
   const {session, files, folders, problems} = commandInputs(args, flags, context)
+  if (!(await tangleCoreFor(session.project, context))) return 1
   // Documents named are checked with those they depend on; the whole of org/ (no argument) holds them already.
   const checked = args.length > 0 ? await session.withDependencies(files) : files
   const report = await session.check(checked, {prune: flags.prune, folders})

@@ -17,6 +17,7 @@ import os from 'node:os'
 import path from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {RESTART_EXIT_CODE} from '../core-process.ts'
+import {installationRoot, isInstallation} from '../installation.ts'
 import {findProjectRoot, listOrgFiles} from '../project.ts'
 import {TangleCache} from '../tangle/cache.ts'
 import {hasErrors, tangle} from '../tangle/tangle.ts'
@@ -123,6 +124,16 @@ const YOUNG_GENERATION = ['--max-semi-space-size=4']
 function listeningPort(message: unknown): number | undefined {
   const {type, tcpPort} = (message ?? {}) as {type?: unknown; tcpPort?: unknown}
   return type === 'listening' && Number.isInteger(tcpPort) ? (tcpPort as number) : undefined
+}
+
+/**
+ * Tangle the installation's core before the check or the tests of PROJECT, as before a core runs: the project's
+ * code imports the core's API, which a checkout declares in its tangled sources (a fresh clone has none yet). Nothing
+ * to do for the installation itself, which tangles its core as a part of its own check, nor outside any project.
+ */
+export async function tangleCoreFor(project: string | undefined, context: CommandContext): Promise<boolean> {
+  const home = installationRoot()
+  return project === undefined || isInstallation(project, home) || tangleCore(home, context)
 }
 
 /**

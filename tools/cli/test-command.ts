@@ -15,6 +15,7 @@ import {isError} from '../diagnostics.ts'
 import {installationRoot, installedPackage, lackedPackages, testingRuntime} from '../installation.ts'
 import {stateFile} from '../tangle/cache.ts'
 import {colourOn} from '../terminal.ts'
+import {tangleCoreFor} from './core-command.ts'
 import {commandInputs, type SessionFlags} from './inputs.ts'
 import {printDiagnostics} from './output.ts'
 import type {CommandContext} from './usage.ts'
@@ -27,6 +28,7 @@ export async function runTest(
   context: CommandContext,
 ): Promise<number> {
   const {session, files, folders, problems} = commandInputs(args, flags, context)
+  if (!(await tangleCoreFor(session.project, context))) return 1
   // The whole project, the documents named among it: a test runs code the other documents wrote too.
   const checked = [...new Set([...session.documents(), ...files])]
   const report = await session.check(checked, {prune: flags.prune, folders})

@@ -28,13 +28,18 @@ export interface DocumentGraph {
 export interface GraphOptions {
   /** Paths in messages are relative to this folder. */
   base: string
+  /**
+   * Names of documents that exist but are not among DOCUMENTS here: the shipped skills turned off. A dependency on
+   * one by name is said to be on a skill turned off, not on an unknown document.
+   */
+  off?: readonly string[]
 }
 
 export function buildGraph(documents: readonly DocumentMeta[], options: GraphOptions): DocumentGraph {
   const sorted = [...documents].sort((a, b) => compare(a.path, b.path))
   const diagnostics: Diagnostic[] = []
   const broken = new Set<string>()
-  const resolver = new Resolver(sorted, options.base, diagnostics)
+  const resolver = new Resolver(sorted, options.base, diagnostics, options.off ?? [])
   const dependencies = new Map<string, string[]>()
   const edgeEntry = new Map<string, DependencyEntry>()
   for (const document of sorted) {
@@ -112,6 +117,7 @@ class Resolver {
     documents: readonly DocumentMeta[],
     private readonly base: string,
     private readonly diagnostics: Diagnostic[],
+    private readonly off: readonly string[],
   ) {
     for (const document of documents) {
       const name = path.basename(document.path, '.org')
@@ -142,6 +148,8 @@ class Resolver {
       }
       target = candidates[0]
     }
+    if (target === undefined && entry.kind === 'word' && this.off.includes(entry.name))
+      return this.fail(from, entry, graphMessages.dependencyOff(entry.text))
     if (target === undefined)
       return this.fail(from, entry, graphMessages.unknownDependency(entry.text, entry.name, entry.kind === 'id'))
     if (target === from) return this.fail(from, entry, graphMessages.selfDependency(entry.text))

@@ -32,6 +32,14 @@ export function unknownDependency(text: string, name: string, byId: boolean): Me
   return {ruleId: 'graph/unknown-dependency', reason: `unknown dependency '${text}': ${what}`}
 }
 
+/** The entry TEXT names a shipped skill that does not boot: passepartout.json turns it off, or SHIPPED_SKILLS leaves it out. */
+export function dependencyOff(text: string): Message {
+  return {
+    ruleId: 'graph/unknown-dependency',
+    reason: `unknown dependency '${text}': the shipped skill ${text} is turned off (passepartout.json's skills, or SHIPPED_SKILLS)`,
+  }
+}
+
 /** The entry TEXT names the document it is in. */
 export function selfDependency(text: string): Message {
   return {ruleId: 'graph/self-dependency', reason: `the document depends on itself ('${text}')`}

@@ -18,8 +18,11 @@ export function unterminatedSkillBlock(orgReason: string): Message {
   }
 }
 
-/** A skill document's `#+PASSEPARTOUT:` line asks for version NEEDED of the skill API; the installation gives INSTALLED. */
-export function newerSkillApi(needed: number, installed: number): Message {
+/**
+ * A skill document's `#+PASSEPARTOUT:` line asks for version NEEDED (as written: it may be past what a number holds)
+ * of the skill API; the installation gives INSTALLED.
+ */
+export function newerSkillApi(needed: string, installed: number): Message {
   return {
     ruleId: 'skill/api-version',
     reason: `the document needs version ${needed} of the skill API; this installation's is ${installed}: it is not loaded`,
@@ -34,5 +37,14 @@ export function unreadableSkillApi(value: string): Message {
   return {
     ruleId: 'skill/api-version',
     reason: `#+PASSEPARTOUT: takes the version of the skill API the document needs, a whole number, not ${JSON.stringify(value)}`,
+  }
+}
+
+/** A skill document has a second `#+PASSEPARTOUT:` line; the first is at line FIRST (1-based). */
+export function skillApiTwice(first: number): Message {
+  return {
+    ruleId: 'skill/api-version',
+    reason: `#+PASSEPARTOUT: is said a second time (first at line ${first}): a document says once which skill API it needs`,
+    expected: ['remove one of the lines'],
   }
 }

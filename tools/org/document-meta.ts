@@ -18,6 +18,8 @@ export interface DocumentMeta {
   capabilities: {value: string; position: Position}[]
   /** The value of its `#+PASSEPARTOUT:` line, as written (the last, when there are several, as Org reads keywords). */
   apiVersion?: {value: string; position: Position}
+  /** The place of the first `#+PASSEPARTOUT:` line, when there are several: a document says once what it needs. */
+  apiVersionFirst?: Position
 }
 
 export interface DependencyEntry {
@@ -44,8 +46,10 @@ export function documentMeta(path: string, root: OrgRoot): DocumentMeta {
       meta.dependsOn.push(...dependencyEntries(root.data.lines[line - 1] ?? '', line))
     } else if (node.type === 'keyword' && node.key === 'CAPABILITIES')
       meta.capabilities.push({value: node.value, position: node.position})
-    else if (node.type === 'keyword' && node.key === 'PASSEPARTOUT')
+    else if (node.type === 'keyword' && node.key === 'PASSEPARTOUT') {
+      meta.apiVersionFirst ??= meta.apiVersion?.position
       meta.apiVersion = {value: node.value, position: node.position}
+    }
   }
   return meta
 }

@@ -31,7 +31,7 @@ import {debug} from '../debug.ts'
 import {type Diagnostic, diagnostic, isError} from '../diagnostics.ts'
 import {buildGraph, dependentsOf} from '../graph/document-graph.ts'
 import {invalidGrant} from '../messages/check.ts'
-import {newerSkillApi, unreadableSkillApi, unterminatedSkillBlock} from '../messages/skill.ts'
+import {newerSkillApi, skillApiTwice, unreadableSkillApi, unterminatedSkillBlock} from '../messages/skill.ts'
 import {type DependencyEntry, type DocumentMeta, documentMeta} from '../org/document-meta.ts'
 import type {DiskView} from '../tangle/disk.ts'
 import {skillTargetProblems} from '../tangle/run-document.ts'
@@ -85,15 +85,17 @@ const TEST_FILE = /\.(test|spec)\.[cm]?tsx?$/
 export const API_VERSION = 1
 
 /**
- * Why META's document cannot run on this installation's skill API, at its `#+PASSEPARTOUT:` line: it needs a
- * newer one, or the line says no version. Undefined when it says nothing, or a version the installation gives.
+ * Why META's document cannot run on this installation's skill API, at its (last) `#+PASSEPARTOUT:` line: it says
+ * so twice, it needs a newer one, or the line says no version. Undefined when it says nothing, or a version the
+ * installation gives.
  */
 export function apiVersionProblem(meta: DocumentMeta): Diagnostic | undefined {
   if (!meta.apiVersion) return undefined
   const {value, position} = meta.apiVersion
+  if (meta.apiVersionFirst) return diagnostic(meta.path, skillApiTwice(meta.apiVersionFirst.start.line), position)
   if (!/^\d+$/.test(value)) return diagnostic(meta.path, unreadableSkillApi(value), position)
-  const needed = Number(value)
-  return needed > API_VERSION ? diagnostic(meta.path, newerSkillApi(needed, API_VERSION), position) : undefined
+  // Compared as numbers, said as written: a number past 2^53 would print rounded, or as 1e+23.
+  return Number(value) > API_VERSION ? diagnostic(meta.path, newerSkillApi(value, API_VERSION), position) : undefined
 }
 
 const log = debug('sandbox')
@@ -214,10 +216,16 @@ export interface SkillGraph {
  * Skill documents in load order, by the document graph built over every document of the project, so that
  * names resolve as `passepartout deps` resolves them (a skill may name a core document), but only skills
  * load: a dependency on another document is always met. Each skill dependency keeps the `#+DEPENDS_ON:` entry
- * that named it, so that "depends on a skill that did not load" points at that entry.
+ * that named it, so that "depends on a skill that did not load" points at that entry. OFF names the shipped
+ * skills that do not boot: a dependency on one is said to be on a skill turned off.
  */
-export function skillGraph(skills: readonly DocumentMeta[], others: readonly DocumentMeta[], base: string): SkillGraph {
-  const graph = buildGraph([...skills, ...others], {base})
+export function skillGraph(
+  skills: readonly DocumentMeta[],
+  others: readonly DocumentMeta[],
+  base: string,
+  off: readonly string[] = [],
+): SkillGraph {
+  const graph = buildGraph([...skills, ...others], {base, off})
   const byPath = new Map([...skills, ...others].map((meta) => [meta.path, meta]))
   const isSkill = new Set(skills.map((meta) => meta.path))
   const problems = new Map<string, Diagnostic[]>()

@@ -94,7 +94,8 @@ export class JournalWriter {
   }
 }
 
-function alive(pid: number): boolean {
+/** Whether the process PID runs, other than this one (one of another user's does: the signal is refused, not unknown). */
+export function alive(pid: number): boolean {
   if (pid === process.pid) return false
   try {
     process.kill(pid, 0)

@@ -5,6 +5,7 @@
  * on a thread of its own, while the main thread plans the next documents.
  */
 import {Worker} from 'node:worker_threads'
+import {makeFolders} from '../folders.ts'
 
 /** One file to stage: where, what, and the second name to give the file it replaces. */
 export interface StageEntry {
@@ -29,7 +30,8 @@ export interface StageResult {
 
 /**
  * Stage the files of one document, or none of them: on a failure, what was made is removed again. It runs on
- * the staging thread from its source text, so it names nothing outside itself: the modules come as arguments.
+ * the staging thread from its source text, so it names nothing outside itself but makeFolders (folders.ts), whose
+ * source the thread is given too: the modules come as arguments.
  */
 export function stageDocument(
   fs: typeof import('node:fs'),
@@ -43,7 +45,7 @@ export function stageDocument(
     for (; at < entries.length; at++) {
       const entry = entries[at]!
       if (entry.makeDirectory) {
-        const created = fs.mkdirSync(path.dirname(entry.target), {recursive: true})
+        const created = makeFolders(fs, path, path.dirname(entry.target))
         if (created) createdDirectories.push(created)
       }
       fs.writeFileSync(entry.temporary, entry.content, {mode: 0o666})
@@ -85,12 +87,14 @@ const ANSWER = 'answer'
 
 /**
  * The staging thread's code: stageDocument on every job of each batch it is sent, as it comes; the results
- * are kept until the main thread asks for them, and go together, in one message.
+ * are kept until the main thread asks for them, and go together, in one message. makeFolders is defined under the
+ * name its function has here, which is the name stageDocument's code calls it by, should a bundler rename it.
  */
 const STAGER_SOURCE = `
 const {parentPort} = require('node:worker_threads')
 const fs = require('node:fs')
 const path = require('node:path')
+const ${makeFolders.name} = ${makeFolders.toString()}
 const stageDocument = ${stageDocument.toString()}
 const results = []
 parentPort.on('message', (jobs) => {
