@@ -383,11 +383,27 @@ export const EXAMPLES: Record<string, Example> = {
 
   mcp: (() => {
     let core: Started
+    /** While this file is there, the test server's program waits before it starts: the example's send comes first. */
+    let hold: string
     return {
       project: async () => {
         const project = new DocProject('/work/mcp')
-        // The test server's program, where this installation has it.
-        project.standFor(path.join(repo, 'bin/launch.mjs'), 'bin/launch.mjs')
+        hold = path.join(project.dir, '.hold')
+        // The test server's program, where this installation has it, started through a launcher that waits while
+        // the hold is there (the core starts a killed server again after 0.5 s: a loaded machine sends later).
+        const launcher = path.join(project.dir, '.launch.mjs')
+        const launch = path.join(repo, 'bin/launch.mjs')
+        fs.writeFileSync(
+          launcher,
+          [
+            "import fs from 'node:fs'",
+            `while (fs.existsSync(${JSON.stringify(hold)})) await new Promise((resolve) => setTimeout(resolve, 20))`,
+            `process.argv[1] = ${JSON.stringify(launch)}`,
+            `await import(${JSON.stringify(launch)})`,
+            '',
+          ].join('\n'),
+        )
+        project.standFor(launcher, 'bin/launch.mjs')
         project.standFor(path.join(repo, 'generated/core/mcp-test-server.ts'), 'generated/core/mcp-test-server.ts')
         return project
       },
@@ -398,9 +414,15 @@ export const EXAMPLES: Record<string, Example> = {
       },
       commands: {'passepartout run --no-watch': async () => core.output()},
       around: {
-        'kill -9 20552': {after: async () => core.until(/the MCP server 'demo' is not running: it exited/)},
+        'kill -9 20552': {
+          before: async () => fs.writeFileSync(hold, ''),
+          after: async () => core.until(/the MCP server 'demo' is not running: it exited/),
+        },
         'passepartout send --session mcp-demo \'demo-echo {"text": "back?"}\'': {
-          before: async () => core.until(/the MCP server 'demo' runs again/),
+          before: async () => {
+            fs.rmSync(hold)
+            await core.until(/the MCP server 'demo' runs again/)
+          },
         },
       },
       deferred: [0],
