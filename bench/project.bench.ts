@@ -65,7 +65,7 @@ function run(args: string[], cwd: string, env: NodeJS.ProcessEnv): void {
 function vitestAlone(dir: string, env: NodeJS.ProcessEnv): void {
   const test = path.join(dir, 'generated', 'skills', 'hello.test.ts')
   const config = path.join(dir, 'vitest.config.mjs')
-  fs.writeFileSync(config, vitestConfiguration(dir, repo, [test]))
+  fs.writeFileSync(config, vitestConfiguration(dir, repo, [test], {}))
   const vitest = path.join(installedPackage(repo, 'vitest')!, 'vitest.mjs')
   const result = spawnSync(process.execPath, [vitest, 'run', '--config', config, '--root', dir], {cwd: dir, env})
   if (result.status !== 0) throw new Error(`vitest failed (${result.status}): ${String(result.stdout)}`)

@@ -77,6 +77,11 @@ export function skillsFolder(project: string): string {
   return path.join(project, 'org', 'skills')
 }
 
+/** Whether FILE is a test file, as vitest names them: NAME.test.ts, NAME.spec.js and the like. */
+export function isTestFile(file: string): boolean {
+  return /\.(test|spec)\.[cm]?[jt]sx?$/.test(file)
+}
+
 const SKIPPED_DIRECTORIES = new Set(['node_modules', 'generated'])
 
 /** Entries no search for Org documents enters: hidden ones, dependencies, generated output. */

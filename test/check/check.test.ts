@@ -14,9 +14,9 @@ import {afterEach, describe, expect, it} from 'vitest'
 import {ProjectSession} from '../../tools/session/project-session.ts'
 import {DEFAULT_COMPILER_OPTIONS} from '../../tools/check/checker.ts'
 import {NativeChecker, parseOutput} from '../../tools/check/native-checker.ts'
-import {sourceMapPath} from '../../tools/tangle/source-map.ts'
+import {sourceMapPath, sourceMapsFolder} from '../../tools/tangle/source-map.ts'
 import {formatDiagnostic} from '../../tools/diagnostics.ts'
-import {listOrgFiles} from '../../tools/project.ts'
+import {listOrgFiles, userStateFolder} from '../../tools/project.ts'
 
 const repo = path.resolve(import.meta.dirname, '../..')
 
@@ -226,7 +226,7 @@ describe('source maps', () => {
     })
     await check(dir)
     const generated = path.join(dir, 'generated/skills/thrower.ts')
-    const map = fs.readFileSync(sourceMapPath(dir, path.join(dir, 'org/skills/thrower.org'), generated)!, 'utf8')
+    const map = fs.readFileSync(sourceMapPath(sourceMapsFolder(dir), dir, generated)!, 'utf8')
     expect(JSON.parse(map).sourcesContent).toBeUndefined()
     expect(fs.readFileSync(generated, 'utf8')).not.toContain('sourceMappingURL')
     // What a loader does: transpile with the Org map as the input map, then run with source maps on.
@@ -244,11 +244,14 @@ describe('source maps', () => {
     expect(run.stderr).toContain(`at boom (${path.join(dir, 'org/skills/thrower.org')}:4:1)`)
   })
 
-  it('are written for the code the skill loader runs only', async () => {
+  it("are written for the code of every document of the project, a test file's by token, none for other files", async () => {
     const dir = project({
       'org/plain.org': org(
         '#+begin_src typescript :tangle ../generated/plain.ts :mkdirp yes',
         'export const x = 1',
+        '#+end_src',
+        '#+begin_src text :tangle ../generated/plain.txt',
+        'words',
         '#+end_src',
       ),
       'org/skills/s.org': org(
@@ -262,12 +265,36 @@ describe('source maps', () => {
     })
     await check(dir)
     const maps = path.join(dir, 'node_modules/.cache/passepartout/maps')
-    expect(
-      fs
-        .readdirSync(maps, {recursive: true})
-        .map(String)
-        .filter((name) => name.endsWith('.map')),
-    ).toEqual([path.join('generated', 'skills', 's.ts.map')])
+    expect(sourceMapsFolder(dir)).toBe(maps)
+    const written = fs
+      .readdirSync(maps, {recursive: true})
+      .map(String)
+      .filter((name) => name.endsWith('.map'))
+    expect(written.sort()).toEqual(
+      ['generated/plain.ts.map', 'generated/skills/s.test.ts.map', 'generated/skills/s.ts.map'].map(path.normalize),
+    )
+    const mappings = (file: string) => JSON.parse(fs.readFileSync(path.join(maps, file), 'utf8')).mappings
+    // `export const y = 1`: by token, a mapping at each of its five tokens; by line, one at its start.
+    expect(mappings('generated/skills/s.test.ts.map').split(',')).toHaveLength(5)
+    expect(mappings('generated/skills/s.ts.map').split(',')).toHaveLength(1)
+  })
+
+  it("are kept in the user's cache for a project without node_modules/", async () => {
+    const dir = project({
+      'org/skills/s.org': org(
+        '#+begin_src typescript :tangle ../../generated/skills/s.ts :mkdirp yes',
+        'export const x = 1',
+        '#+end_src',
+      ),
+    })
+    fs.rmSync(path.join(dir, 'node_modules'), {recursive: true})
+    await check(dir)
+    const maps = sourceMapsFolder(dir)
+    expect(maps.startsWith(userStateFolder())).toBe(true)
+    expect(JSON.parse(fs.readFileSync(path.join(maps, 'generated/skills/s.ts.map'), 'utf8')).sources).toEqual([
+      path.join(dir, 'org/skills/s.org'),
+    ])
+    fs.rmSync(maps, {recursive: true})
   })
 })
 
@@ -302,9 +329,13 @@ describe('sandbox rules for skills', () => {
   })
 
   it('refuses a capability written so that it grants nothing, at its line', async () => {
-    const dir = project({'org/skills/runner.org': skill('#+CAPABILITIES: shell read:\n#+CAPABILITIES: read:.passepartout')})
+    const dir = project({
+      'org/skills/runner.org': skill('#+CAPABILITIES: shell read:\n#+CAPABILITIES: read:.passepartout'),
+    })
     expect((await check(dir)).messages).toEqual([
-      expect.stringMatching(/^org\/skills\/runner\.org:2:1: error: 'read:' grants nothing: read: names no folder.*\[sandbox\/invalid-grant\]$/),
+      expect.stringMatching(
+        /^org\/skills\/runner\.org:2:1: error: 'read:' grants nothing: read: names no folder.*\[sandbox\/invalid-grant\]$/,
+      ),
       expect.stringMatching(
         /^org\/skills\/runner\.org:3:1: error: 'read:\.passepartout' grants nothing: no skill reads the project's state.*\[sandbox\/invalid-grant\]$/,
       ),

@@ -393,6 +393,22 @@ describe('the installed package', () => {
     ).toEqual(['bouncer', 'policy', 'shell-guard'].map((name) => `org/skills/${name}.org replaces the shipped ${name}`))
   })
 
+  it("places a project's failing test at its Org line, the package's vitest mapping the tangled test to Org", () => {
+    expect(passepartout(['init', 'failing'], temporary)).toMatchObject({status: 0, stderr: ''})
+    const document = path.join(temporary, 'failing', 'org/skills/hello.org')
+    const lines = fs
+      .readFileSync(document, 'utf8')
+      .replace("output: 'Hello, Ada!'", "output: 'Hello, Bob!'")
+      .split('\n')
+    fs.writeFileSync(document, lines.join('\n'))
+    const test = passepartout(['test'], path.join(temporary, 'failing'))
+    const printed = stripVTControlCharacters(test.stdout + test.stderr)
+    const line = lines.findIndex((text) => text.includes("'Hello, Bob!'")) + 1
+    expect(printed).toMatch(new RegExp(`❯ org/skills/hello\\.org:${line}:\\d+\\n`))
+    expect(printed).not.toContain('generated/skills/hello.test.ts:')
+    expect(test.status).toBe(1)
+  })
+
   it('gives a project without a tsconfig.json the Node types this repository checks with', () => {
     const own = (folder: string) =>
       (

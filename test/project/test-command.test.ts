@@ -60,6 +60,45 @@ it("runs every Test Suite of the project's documents, its exit status vitest's",
   expect(result.status).toBe(1)
 })
 
+/** A document of a word function and its Test Suite, whose two tests fail: one by its `expect`, one in the function. */
+const words = [
+  '#+TITLE: words',
+  '* Implementation',
+  '#+begin_src typescript :tangle ../../generated/skills/words.ts :mkdirp yes',
+  '/** WORD said loudly: there is nothing to say loudly in an empty word. */',
+  'export function shout(word: string): string {',
+  "  if (word === '') throw new Error('nothing to shout')",
+  '  return `${word.toUpperCase()}!`',
+  '}',
+  '#+end_src',
+  '* Test Suite',
+  '#+begin_src typescript :tangle ../../generated/skills/words.test.ts :mkdirp yes',
+  "import {expect, it} from 'vitest'",
+  "import {shout} from './words.ts'",
+  '',
+  "it('shouts', () => {",
+  "  expect(shout('hey')).toBe('HEY')",
+  '})',
+  '',
+  "it('shouts nothing', () => {",
+  "  expect(shout('')).toBe('!')",
+  '})',
+  '#+end_src',
+  '',
+]
+
+it('places a failing test at its Org line and column, with the Org lines around it, and so the code it calls', () => {
+  const result = passepartout(['test'], tempProject({'org/skills/words.org': words.join('\n')}))
+  const printed = result.stdout + result.stderr
+  // Line 16 is the failing `expect`, line 6 the `throw` of the function the other test calls.
+  const expectLine = words[15]!
+  expect(printed).toContain(`❯ org/skills/words.org:16:${expectLine.indexOf('toBe') + 1}\n`)
+  expect(printed).toContain(`16| ${expectLine}\n`)
+  expect(printed).toMatch(/❯ shout org\/skills\/words\.org:6:\d+\n/)
+  expect(printed).not.toMatch(/generated\/skills\/words(\.test)?\.ts:/)
+  expect(result.status).toBe(1)
+})
+
 it('runs no test in a project that does not check, and says why at the Org line', () => {
   const broken = tempProject({'org/skills/greeter.org': skill('greeter', 'hello Ada').replace('({who})', '({whom})')})
   const result = passepartout(['test'], broken)

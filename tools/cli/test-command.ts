@@ -13,14 +13,14 @@ import fs from 'node:fs'
 import path from 'node:path'
 import {isError} from '../diagnostics.ts'
 import {installationRoot, installedPackage, lackedPackages, testingRuntime} from '../installation.ts'
+import {isTestFile} from '../project.ts'
 import {stateFile} from '../tangle/cache.ts'
+import {sourceMapPath, sourceMapsFolder} from '../tangle/source-map.ts'
 import {colourOn} from '../terminal.ts'
 import {tangleCoreFor} from './core-command.ts'
 import {commandInputs, type SessionFlags} from './inputs.ts'
 import {printDiagnostics} from './output.ts'
 import type {CommandContext} from './usage.ts'
-
-const TEST_FILE = /\.(test|spec)\.[cm]?[jt]sx?$/
 
 export async function runTest(
   args: string[],
@@ -42,20 +42,39 @@ export async function runTest(
   const tests = report.tangle.documents
     .filter((document) => documents.has(document.path))
     .flatMap((document) => document.targets.map((target) => target.path))
-    .filter((file) => TEST_FILE.test(file))
+    .filter(isTestFile)
   if (tests.length === 0) {
     process.stdout.write('passepartout test: the documents tangle no test file (NAME.test.ts)\n')
     return 0
   }
-  return runVitest(session.project ?? context.cwd, tests)
+  const project = session.project ?? context.cwd
+  const written = report.tangle.documents.flatMap((document) => document.targets.map((target) => target.path))
+  return runVitest(project, tests, orgMaps(project, written))
 }
 
-/** Run the installation's vitest on TESTS, files of PROJECT, with a configuration of its own; vitest's exit status. */
-async function runVitest(project: string, tests: readonly string[]): Promise<number> {
+/**
+ * The map to its Org document of each of the files WRITTEN (PROJECT's tangle wrote them, and their maps, in
+ * source-map.ts), by the real path vite names the module by: a test's failure and stack then point at Org.
+ */
+function orgMaps(project: string, written: readonly string[]): Record<string, string> {
+  const maps = sourceMapsFolder(project)
+  const real = fs.realpathSync(project)
+  const entries = written.flatMap((file) => {
+    const map = sourceMapPath(maps, project, file)
+    return map === undefined ? [] : [[path.join(real, path.relative(project, file)), map]]
+  })
+  return Object.fromEntries(entries)
+}
+
+/**
+ * Run the installation's vitest on TESTS, files of PROJECT, with a configuration of its own that maps the files
+ * of MAPS to Org; vitest's exit status.
+ */
+async function runVitest(project: string, tests: readonly string[], maps: Record<string, string>): Promise<number> {
   const home = installationRoot()
   const config = stateFile(project, `vitest.config.${process.pid}`).replace(/\.json$/, '.mjs')
   fs.mkdirSync(path.dirname(config), {recursive: true})
-  fs.writeFileSync(config, vitestConfiguration(project, home, tests))
+  fs.writeFileSync(config, vitestConfiguration(project, home, tests, maps))
   try {
     const vitest = path.join(installedPackage(home, 'vitest')!, 'vitest.mjs')
     const child = spawn(process.execPath, [vitest, 'run', '--config', config, '--root', project], {
@@ -81,11 +100,19 @@ function colouredAsTheCommandLine(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 
 /**
  * The configuration of a run of TESTS in PROJECT: exactly those files (named as vitest's patterns, their special
- * characters escaped), the testing API and the packages PROJECT lacks aliased to the installation HOME's, and a
- * process per file (a test boots the skills in a skill host of its own). A test's time limit only catches one
- * that hangs: booting the skills takes seconds on a loaded machine, where vitest's default is 5.
+ * characters escaped), the testing API and the packages PROJECT lacks aliased to the installation HOME's, a
+ * process per file (a test boots the skills in a skill host of its own), and a plugin that gives vite each file of
+ * MAPS (a module's real path → its map to Org) with its map, which vite composes with its own: a failure's place,
+ * its stack and its code frame are then the Org document's, while the file stays what Emacs writes (no
+ * `sourceMappingURL` in it). A test's time limit only catches one that hangs: booting the skills takes seconds on
+ * a loaded machine, where vitest's default is 5.
  */
-export function vitestConfiguration(project: string, home: string, tests: readonly string[]): string {
+export function vitestConfiguration(
+  project: string,
+  home: string,
+  tests: readonly string[],
+  maps: Record<string, string>,
+): string {
   const lacked = lackedPackages(project, home).filter((name) => name !== 'vitest')
   const alias = {
     'passepartout/testing': testingRuntime(home),
@@ -99,5 +126,38 @@ export function vitestConfiguration(project: string, home: string, tests: readon
       .replace(/[*?[\]{}()!]/g, '\\$&'),
   )
   const test = {include, pool: 'forks', testTimeout: 120_000, hookTimeout: 120_000}
-  return `export default ${JSON.stringify({resolve: {alias}, test}, null, 2)}\n`
+  const settings = JSON.stringify({resolve: {alias}, test}, null, 2)
+  return `${ORG_MAPS_PLUGIN}\nconst maps = ${JSON.stringify(maps, null, 2)}\n\nexport default {...${settings}, plugins: [orgMaps(maps)]}\n`
 }
+
+/**
+ * The plugin, as the configuration's text: a module the configuration imported would have to be found in the
+ * package as well as here. vitest shows the code of a failure's place only for a module vite transformed: the
+ * plugin has vite transform the Org document too, as an empty module nothing imports (vitest then reads the
+ * code frame from the Org file). A map that is gone (a cache cleared) leaves its file to vite, placed in it as
+ * before.
+ */
+const ORG_MAPS_PLUGIN = `import fs from 'node:fs'
+
+/** Each tangled file of MAPS with its map to Org, for vite to compose with its own, and its Org document. */
+function orgMaps(maps) {
+  const documents = new Set()
+  return {
+    name: 'passepartout:org-maps',
+    enforce: 'pre',
+    async load(id) {
+      if (documents.has(id)) return {code: 'export {}', map: null}
+      const file = Object.hasOwn(maps, id) ? maps[id] : undefined
+      if (file === undefined || !fs.existsSync(file)) return null
+      const map = fs.readFileSync(file, 'utf8')
+      const document = JSON.parse(map).sources[0]
+      if (!documents.has(document)) {
+        documents.add(document)
+        // Failing, it costs only the code frame: the place is the map's.
+        await this.environment.transformRequest(document).catch(() => undefined)
+      }
+      return {code: fs.readFileSync(id, 'utf8'), map}
+    },
+  }
+}
+`

@@ -241,15 +241,23 @@ function sameStamp(a: Stamp | undefined, b: Stamp): boolean {
  * one file per real path of FOLDER.
  */
 export function stateFile(folder: string, name: string): string {
+  return `${stateFolder(folder, name)}.json`
+}
+
+/**
+ * The folder of the tangle's state named NAME (`maps`) for the documents under FOLDER, kept where its state files
+ * are (`stateFile`): NAME in the project's cache, else NAME-HASH in the user's, HASH one of the real path of FOLDER.
+ */
+export function stateFolder(folder: string, name: string): string {
   if (fs.existsSync(path.join(folder, 'node_modules')))
-    return path.join(folder, 'node_modules', '.cache', 'passepartout', `${name}.json`)
+    return path.join(folder, 'node_modules', '.cache', 'passepartout', name)
   let real = folder
   try {
     real = fs.realpathSync(folder)
   } catch {
-    // A folder that does not exist has no documents to cache; its path names the file all the same.
+    // A folder that does not exist has no documents to cache; its path names the folder all the same.
   }
-  return path.join(userStateFolder(), `${name}-${createHash('sha256').update(real).digest('hex').slice(0, 24)}.json`)
+  return path.join(userStateFolder(), `${name}-${createHash('sha256').update(real).digest('hex').slice(0, 24)}`)
 }
 
 /**

@@ -1,27 +1,36 @@
 /**
  * Source maps (v3) from generated files to their Org documents, so that a
- * stack trace or a debugger shows the Org line. The generated files stay
- * exactly what Emacs writes: the maps of the code the skill loader runs (a
- * skill document's TypeScript, tests aside) live in the project's cache, at
- * `node_modules/.cache/passepartout/maps/<target relative to the project>.map`,
- * by line. They hold no `sourcesContent` (the Org text is on disk beside them:
- * copies of it were two thirds of every map's bytes).
+ * stack trace, a test's failure or a debugger shows the Org line. The
+ * generated files stay exactly what Emacs writes: the maps of the code a
+ * project's documents write (the skills' and their tests') live in the
+ * project's cache, `maps/<target relative to the project>.map` in its state
+ * folder (`stateFolder`: node_modules/.cache/passepartout/, or the user's
+ * cache for a project without node_modules/), by line, a test file's by
+ * token (run-document.ts says why). They hold no `sourcesContent` (the Org
+ * text is on disk beside them: copies of it were two thirds of every map's
+ * bytes).
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import {isInside, skillsFolder} from '../project.ts'
+import {isInside} from '../project.ts'
+import {stateFolder} from './cache.ts'
 import type {SourceLine} from './text.ts'
 
-/**
- * Where the map of TARGET, written by the Org document DOCUMENT of PROJECT, is kept: for the code the
- * skill loader runs, when the project has node_modules/; else undefined (no map is written).
- */
-export function sourceMapPath(project: string, document: string, target: string): string | undefined {
-  if (!isInside(document, skillsFolder(project)) || !/\.tsx?$/.test(target) || /\.test\.tsx?$/.test(target))
-    return undefined
-  if (!fs.existsSync(path.join(project, 'node_modules'))) return undefined
-  return path.join(project, 'node_modules', '.cache', 'passepartout', 'maps', `${path.relative(project, target)}.map`)
+/** The folder of the source maps of PROJECT's generated code. */
+export function sourceMapsFolder(project: string): string {
+  return stateFolder(project, 'maps')
 }
+
+/**
+ * Where the map of TARGET, a file a document of PROJECT writes, is kept in MAPS (`sourceMapsFolder`): for code
+ * (TypeScript or JavaScript, a test too) inside PROJECT; else undefined (no map is written).
+ */
+export function sourceMapPath(maps: string, project: string, target: string): string | undefined {
+  if (!CODE_FILE.test(target) || !isInside(target, project)) return undefined
+  return path.join(maps, `${path.relative(project, target)}.map`)
+}
+
+const CODE_FILE = /\.[cm]?[jt]sx?$/
 
 export interface SourceMap {
   version: 3

@@ -28,7 +28,7 @@ export interface TangleOptions {
   dryRun?: boolean
   /** Reuse the results of documents that did not change since the last run. */
   cache?: TangleCache
-  /** Write the source maps of the code the skill loader runs (source-map.ts). */
+  /** Write the source maps of the code the project's documents write (source-map.ts). */
   sourceMaps?: boolean
   /**
    * Keep the plan (every generated line with its Org origin) of the documents this says yes to, in the report:
