@@ -102,7 +102,7 @@ const cases: {name: string; files: Record<string, string>; rule: string | undefi
 it.each(cases)('$name: $rule', ({files, rule}) => {
   const {status, stdout} = check(folderOf(files))
   if (rule === undefined) {
-    expect(stdout).toMatch(/^architecture: 3 modules, 2 imports, no cycle/)
+    expect(stdout).toMatch(/^architecture: no cycle, no import against the layers: 3 modules, 2 imports /)
     expect(status).toBe(0)
   } else {
     expect(new Set([...stdout.matchAll(/error ([a-z-]+): /g)].map((match) => match[1]))).toEqual(new Set([rule]))
@@ -110,9 +110,17 @@ it.each(cases)('$name: $rule', ({files, rule}) => {
   }
 })
 
+it('says in one line that a configuration is not there, and exits 2', () => {
+  const folder = folderOf({'tools/a.ts': 'export const a = 1\n'})
+  const args = [path.join(repo, 'bin', 'launch.mjs'), 'tools/architecture/check.ts', '--config', 'nowhere.cjs']
+  const result = spawnSync(process.execPath, args, {cwd: folder, encoding: 'utf8'})
+  expect(result.stderr).toBe(`architecture: there is no configuration ${path.join(folder, 'nowhere.cjs')}\n`)
+  expect(result.status).toBe(2)
+})
+
 it('finds no cycle and no import against the layers in generated/core and tools/', () => {
   const {status, stdout} = check()
-  expect(stdout).toMatch(/^architecture: \d+ modules, \d+ imports, no cycle, no import against the layers/)
+  expect(stdout).toMatch(/^architecture: no cycle, no import against the layers: \d+ modules, \d+ imports /)
   expect(status).toBe(0)
 })
 

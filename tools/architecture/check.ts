@@ -13,6 +13,7 @@ import fs from 'node:fs'
 import Module, {createRequire, register} from 'node:module'
 import path from 'node:path'
 import {pathToFileURL} from 'node:url'
+import type {ICruiseOptions, ICruiseResult, IForbiddenRuleType} from 'dependency-cruiser'
 
 const DEFAULT_FOLDERS = ['generated/core', 'tools']
 
@@ -23,7 +24,7 @@ interface Arguments {
 
 function argumentsOf(argv: readonly string[]): Arguments {
   const at = argv.indexOf('--config')
-  const config = at >= 0 ? argv[at + 1]! : '.dependency-cruiser.cjs'
+  const config = at >= 0 ? (argv[at + 1] ?? '') : '.dependency-cruiser.cjs'
   const folders = argv.filter((_, n) => at < 0 || (n !== at && n !== at + 1))
   const named = folders.length > 0 ? folders : DEFAULT_FOLDERS.filter((folder) => fs.existsSync(folder))
   return {config: path.resolve(config), folders: named}
@@ -34,7 +35,8 @@ function lendTypeScript(): void {
   const require = createRequire(import.meta.url)
   const compiler = require.resolve('@ts-morph/common/dist/typescript.js')
   const {version} = require(compiler) as {version: string}
-  // dependency-cruiser reads typescript/package.json for the version: the compiler's own says it.
+  // dependency-cruiser reads typescript/package.json for the version: a module of require's cache alone (no file
+  // is written) says the compiler's own.
   const manifest = path.join(path.dirname(compiler), 'typescript-package.json')
   const cjs = Module as unknown as {
     _resolveFilename: (request: string, ...rest: unknown[]) => string
@@ -54,27 +56,44 @@ function lendTypeScript(): void {
   register(`data:text/javascript,${encodeURIComponent(hook)}`)
 }
 
-export async function main(argv: string[]): Promise<number> {
-  const {config, folders} = argumentsOf(argv)
+/** The configuration as `.dependency-cruiser.cjs` writes it: the rules and the options of a cruise. */
+interface Configuration {
+  forbidden: IForbiddenRuleType[]
+  options: ICruiseOptions
+}
+
+/** Cruise FOLDERS with the rules of CONFIG: what was found, in dependency-cruiser's own words when it broke one. */
+async function cruiseWith(config: string, folders: string[]): Promise<{broken: string | undefined; summary: string}> {
   lendTypeScript()
   const {cruise, format} = await import('dependency-cruiser')
-  const rules = createRequire(import.meta.url)(config) as {forbidden: unknown[]; options: object}
+  const {forbidden, options} = createRequire(import.meta.url)(config) as Configuration
   const started = performance.now()
-  const result = await cruise(folders, {
-    ...rules.options,
-    validate: true,
-    ruleSet: {forbidden: rules.forbidden},
-  } as never)
-  const output = result.output as Exclude<typeof result.output, string>
-  const {summary} = output
+  const result = await cruise(folders, {...options, validate: true, ruleSet: {forbidden}})
+  // Without an output type, the result is the cruise itself, never text.
+  const output = result.output as ICruiseResult
+  const {error, totalCruised, totalDependenciesCruised} = output.summary
   const seconds = ((performance.now() - started) / 1000).toFixed(1)
-  if (summary.error > 0) {
-    process.stdout.write((await format(output, {outputType: 'err'})).output as string)
-    return 1
+  const broken = error > 0 ? String((await format(output, {outputType: 'err'})).output) : undefined
+  return {broken, summary: `${totalCruised} modules, ${totalDependenciesCruised} imports (${seconds} s)`}
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const {config, folders} = argumentsOf(argv)
+  if (!fs.existsSync(config)) {
+    process.stderr.write(`architecture: there is no configuration ${config}\n`)
+    return 2
   }
-  process.stdout.write(
-    `architecture: ${summary.totalCruised} modules, ${summary.totalDependenciesCruised} imports, no cycle, ` +
-      `no import against the layers (${seconds} s)\n`,
-  )
-  return 0
+  try {
+    const {broken, summary} = await cruiseWith(config, folders)
+    if (broken !== undefined) {
+      process.stdout.write(broken)
+      return 1
+    }
+    process.stdout.write(`architecture: no cycle, no import against the layers: ${summary}\n`)
+    return 0
+  } catch (error) {
+    // A configuration or a folder that cannot be read: one line, not a stack.
+    process.stderr.write(`architecture: ${(error as Error).message}\n`)
+    return 2
+  }
 }
