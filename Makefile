@@ -19,16 +19,18 @@ setup:
 tangle: $(DEPS)
 	$(CLI) check --prune
 
-# The generated code's types (after tangling), then the toolchain's, benchmarks included; beside them, the code's
-# format (the blocks of org/ and tools/ as passepartout fmt writes them: `bin/passepartout fmt` fixes what this
-# finds). The format is one Node thread for about 10 s, as long as both checks: side by side, on the other core,
-# it adds nothing to the wait. Each one's output comes whole, once it is done.
+# The generated code's types (after tangling), then the toolchain's, benchmarks included, and the architecture
+# (ARCHITECTURE.md's layers, .dependency-cruiser.cjs: no cycle of imports, none against the layers); beside them,
+# the code's format (the blocks of org/ and tools/ as passepartout fmt writes them: `bin/passepartout fmt` fixes
+# what this finds). The format is one Node thread for about 10 s, as long as both checks: side by side, on the
+# other core, it adds nothing to the wait. Each one's output comes whole, once it is done.
 check: $(DEPS)
 	@$(MAKE) --no-print-directory -j2 --output-sync=target check-types check-format
 
 check-types:
 	$(CLI) check --prune
 	$(BIN)/tsc -p tsconfig.json --noEmit
+	node bin/launch.mjs tools/architecture/check.ts
 
 check-format:
 	$(CLI) fmt --check

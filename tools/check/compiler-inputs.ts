@@ -15,8 +15,6 @@
 import fs from 'node:fs'
 import {createRequire} from 'node:module'
 import path from 'node:path'
-import type {NativeCompiler} from './native-checker.ts'
-import {stampOf} from './file-records.ts'
 
 const PACKAGE_RECORDS = ['.package-lock.json', '.modules.yaml', '.yarn-state.yml']
 
@@ -26,12 +24,6 @@ export function configurationInputs(project: string, tsconfig: string | undefine
   const files = [path.join(project, 'package.json'), ...records]
   if (tsconfig) files.push(...configurationChain(tsconfig))
   return files
-}
-
-/** COMPILER as the key of what it answered: its version and the stamp of the file that runs it. */
-export function compilerIdentity(compiler: NativeCompiler): string {
-  const program = compiler.args[0] ?? compiler.command
-  return `${compiler.version} ${program} ${stampOf(program)?.stamp ?? 'missing'}`
 }
 
 /** CONFIG and every configuration it extends, in the order the compiler reads them; each once. */

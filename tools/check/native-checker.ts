@@ -13,6 +13,7 @@ import os from 'node:os'
 import path from 'node:path'
 import {isInside, userStateFolder} from '../project.ts'
 import {configurationChain} from './compiler-inputs.ts'
+import {stampOf} from './file-records.ts'
 import {DEFAULT_COMPILER_OPTIONS, type TsProblem} from './checker.ts'
 
 /** How to run the native compiler: a program and the arguments before ours. */
@@ -21,6 +22,15 @@ export interface NativeCompiler {
   args: string[]
   /** The `typescript` package's version. */
   version: string
+}
+
+/**
+ * COMPILER as the key of what it answered: its version and the stamp of the file that runs it. Beside the compiler
+ * it names (compiler-inputs.ts, which this module reads, names the other inputs of an answer).
+ */
+export function compilerIdentity(compiler: NativeCompiler): string {
+  const program = compiler.args[0] ?? compiler.command
+  return `${compiler.version} ${program} ${stampOf(program)?.stamp ?? 'missing'}`
 }
 
 /** What the compiler said of a program: its problems, and every file it read (absolute paths). */

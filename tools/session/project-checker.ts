@@ -15,8 +15,14 @@ import path from 'node:path'
 import {isTypeScript, type TsProblem} from '../check/checker.ts'
 import {GeneratedFiles} from '../check/generated-files.ts'
 import {CheckMemory, type Snapshot} from '../check/check-memory.ts'
-import {compilerIdentity, configurationInputs} from '../check/compiler-inputs.ts'
-import {NativeChecker, type NativeCompiler, nativeCompiler, nativeWorkDir} from '../check/native-checker.ts'
+import {configurationInputs} from '../check/compiler-inputs.ts'
+import {
+  compilerIdentity,
+  NativeChecker,
+  type NativeCompiler,
+  nativeCompiler,
+  nativeWorkDir,
+} from '../check/native-checker.ts'
 import type {ProgramCheck} from '../check/native-checker.ts'
 import type {SandboxVerdicts} from '../check/sandbox-verdicts.ts'
 import {suspectText} from '../check/suspects.ts'

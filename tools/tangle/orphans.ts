@@ -14,7 +14,6 @@ import path from 'node:path'
 import {type Diagnostic, diagnostic} from '../diagnostics.ts'
 import {removeFailed} from '../messages/io.ts'
 import {orphanedTarget} from '../messages/tangle.ts'
-import type {DocumentOutcome} from './tangle.ts'
 import type {WrittenFiles} from './written.ts'
 
 export interface OrphanOptions {
@@ -26,6 +25,18 @@ export interface OrphanOptions {
   folders: readonly string[]
 }
 
+/**
+ * What the orphans read of a document's outcome in the run: its path, whether it failed or the cache answered for
+ * it, the files it writes now and their hashes. Named here rather than imported from tangle.ts, which calls this
+ * module: the run's outcomes hold all of it.
+ */
+export interface TangledDocument {
+  path: string
+  failed: boolean
+  cached: boolean
+  targets: readonly {path: string; hash: string | undefined}[]
+}
+
 export interface PrunedFile {
   path: string
   /** The Org document that wrote it. */
@@ -34,7 +45,7 @@ export interface PrunedFile {
 
 /** Settle the orphans of DOCUMENTS and update the record; returns what was (or, dry, would be) removed and what to say. */
 export function settleOrphans(
-  documents: readonly DocumentOutcome[],
+  documents: readonly TangledDocument[],
   written: WrittenFiles,
   options: OrphanOptions,
 ): {diagnostics: Diagnostic[]; pruned: PrunedFile[]} {

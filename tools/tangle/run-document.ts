@@ -16,23 +16,7 @@ import {DiskView} from './disk.ts'
 import {skillTargetRefusal} from './skill-targets.ts'
 import {sourceMapOf, sourceMapPath, sourceMapsFolder, writeSourceMap} from './source-map.ts'
 import {type DocumentPlan, planDocument} from './tangle-document.ts'
-
-/** A file a document writes: where, what, and the block that named it. */
-export interface WriteTarget {
-  /** Absolute path of the file. */
-  path: string
-  /** The `:tangle` value (or NAME.EXT) the blocks named it by. */
-  fileName: string
-  content: string
-  /** The mode to set, or undefined for the default (0666 minus the umask). */
-  mode: number | undefined
-  makeDirectory: boolean
-  /** The `#+begin_src` line of its first block: where a problem writing it is reported. */
-  place: Position | undefined
-  /** 1-based lines of the `#+begin_src` lines of its blocks. */
-  blockLines: number[]
-  lineCount: number
-}
+import type {WriteTarget} from './write.ts'
 
 export interface PlannedDocument {
   /** Absolute path of the Org file. */

@@ -13,10 +13,10 @@ import type {DocumentMeta} from '../org/document-meta.ts'
 import {type CachedDocument, cachedWarnings, type TangleCache} from './cache.ts'
 import {DiskView} from './disk.ts'
 import {journalFolder, journalPath, recoverJournals} from './journal.ts'
-import type {PlannedDocument, WriteTarget} from './run-document.ts'
+import type {PlannedDocument} from './run-document.ts'
 import type {DocumentPlan} from './tangle-document.ts'
 import {type PrunedFile, settleOrphans} from './orphans.ts'
-import {type DocumentWriteResult, preview, type WriteStatus, WriteRun} from './write.ts'
+import {type DocumentWriteResult, preview, type WriteStatus, WriteRun, type WriteTarget} from './write.ts'
 import {hashOf, type WrittenFiles} from './written.ts'
 
 export interface TangleOptions {

@@ -16,10 +16,30 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import type {Position} from 'unist'
 import type {DiskView} from './disk.ts'
 import {JournalWriter} from './journal.ts'
-import type {WriteTarget} from './run-document.ts'
 import {type StageEntry, stageDocument, type StageResult, StagingThread} from './staging.ts'
+
+/**
+ * A file a document writes: where, what, and the block that named it. Defined here, by what writes it: the
+ * plans (run-document.ts) make them and the writer takes them, and the writer imports nothing of the plans.
+ */
+export interface WriteTarget {
+  /** Absolute path of the file. */
+  path: string
+  /** The `:tangle` value (or NAME.EXT) the blocks named it by. */
+  fileName: string
+  content: string
+  /** The mode to set, or undefined for the default (0666 minus the umask). */
+  mode: number | undefined
+  makeDirectory: boolean
+  /** The `#+begin_src` line of its first block: where a problem writing it is reported. */
+  place: Position | undefined
+  /** 1-based lines of the `#+begin_src` lines of its blocks. */
+  blockLines: number[]
+  lineCount: number
+}
 
 export type WriteStatus = 'written' | 'unchanged' | 'mode-changed'
 
