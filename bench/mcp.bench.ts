@@ -50,6 +50,7 @@ export async function main(): Promise<number> {
   const servers = McpServers.start([{name: 'bench', transport, readOnly: true, at}], {
     root: home,
     env: {},
+    dotenv: {},
     belt,
     log: () => {},
     version: 'bench',

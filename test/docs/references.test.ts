@@ -8,8 +8,9 @@ import fs from 'node:fs'
 import path from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {RULES, ruleUrl} from '../../tools/diagnostics.ts'
-import {environmentReference, variablesIn} from '../../tools/docs/environment-reference.ts'
+import {environmentReference, variablesIn, variablesRead} from '../../tools/docs/environment-reference.ts'
 import {references} from '../../tools/docs/references.ts'
+import {SETTINGS} from '../../generated/core/settings.ts'
 
 const repo = path.resolve(import.meta.dirname, '../..')
 const read = (file: string) => fs.readFileSync(path.join(repo, file), 'utf8')
@@ -51,6 +52,17 @@ describe('the variables of the environment the code reads', () => {
     ['// reads process.env.DEBUG\n/** env.HOME */ const url = "http://x" + env.TERM', ['TERM']],
   ])('%s reads %j', (text, names) => {
     expect(variablesIn(text)).toEqual(names)
+  })
+
+  it("lists each row of the core's table of settings with its words, under the source it is read from", () => {
+    const reference = environmentReference(variablesRead(repo))
+    const section = (title: string) => reference.split(`## ${title}`)[1]!.split('\n## ')[0]!
+    const fromDotenv = section("The core's settings: the environment, else the project's .env")
+    const alone = section('Read from the environment alone')
+    for (const row of SETTINGS)
+      expect(row.installation ? alone : fromDotenv, row.name).toContain(
+        `| \`${row.name}\` | ${row.unset ?? ''} | ${row.sets} |`,
+      )
   })
 
   it('refuses to write a reference missing a variable the code reads, or naming one it does not', () => {

@@ -1,11 +1,13 @@
 /**
  * The reference of the environment (docs/reference/environment.md): every variable the code reads, found in
- * the code itself (the core's generated modules, the toolchain, bin/), with what it sets. A variable the code
- * reads that is not described here, or one described that the code no longer reads, refuses the reference:
- * the list cannot drift from the code, and its words are kept beside it.
+ * the code itself (the core's generated modules, the toolchain, bin/), with what it sets. The core's settings
+ * are the rows of its table (SETTINGS, org/core/settings.org), which reads them; the others are described here.
+ * A variable the code reads that is described nowhere, or one described that the code no longer reads, refuses
+ * the reference: the list cannot drift from the code, and its words are kept beside it.
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import {SETTINGS} from '../../generated/core/settings.ts'
 import {banner, code, table} from './markdown.ts'
 
 /** Where a variable is read from. */
@@ -28,120 +30,8 @@ interface Variable {
   sets: string
 }
 
-/** What each variable sets, in the order the reference lists them. */
-const ENVIRONMENT: Record<string, Variable> = {
-  PASSEPARTOUT_BACKENDS: {
-    source: 'the environment, else .env',
-    unset: "`passepartout.json`'s cascade, else `offline`",
-    sets: 'the cascade: the backends tried in order, separated by commas (`openai,offline`)',
-  },
-  PASSEPARTOUT_CONSENSUS: {
-    source: 'the environment, else .env',
-    unset: "`passepartout.json`'s consensus, else off",
-    sets: 'the backends asked together, the proposal more than half of them make taken (`openai,other`)',
-  },
-  OPENAI_BASE_URL: {
-    source: 'the environment, else .env',
-    unset: '`https://api.openai.com/v1`',
-    sets: "the address of the `openai` backend's OpenAI-compatible server (Ollama: `http://127.0.0.1:11434/v1`)",
-  },
-  OPENAI_API_KEY: {
-    source: 'the environment, else .env',
-    sets: "the `openai` backend's key; a local server needs none",
-  },
-  PASSEPARTOUT_MODEL: {
-    source: 'the environment, else .env',
-    sets: 'the model the `openai` backend asks; required when it is in the cascade',
-  },
-  PASSEPARTOUT_BACKEND_TIMEOUT_MS: {
-    source: 'the environment, else .env',
-    unset: '60000',
-    sets: 'how long a backend of the cascade has to answer, in ms, before the next is tried',
-  },
-  PASSEPARTOUT_CONTEXT_WINDOW: {
-    source: 'the environment, else .env',
-    unset: '8192',
-    sets: "the model's context window in tokens, when its provider gives none (`contextWindow`)",
-  },
-  PASSEPARTOUT_ASSISTANT: {
-    source: 'the environment, else .env',
-    unset: '`Agent`',
-    sets: "the assistant's name in the prompt",
-  },
-  PASSEPARTOUT_NOTES: {
-    source: 'the environment, else .env',
-    unset: '`org`',
-    sets: 'the folder the `grep` tool searches, relative to the project',
-  },
-  PASSEPARTOUT_TURN_STEPS: {
-    source: 'the environment, else .env',
-    unset: '8',
-    sets: 'the steps a turn may take (`turn/steps`)',
-  },
-  PASSEPARTOUT_TURN_TIMEOUT: {
-    source: 'the environment, else .env',
-    unset: '600',
-    sets: 'how long a turn may run, in seconds (`turn/time`)',
-  },
-  PASSEPARTOUT_SESSION_TOKENS: {
-    source: 'the environment, else .env',
-    unset: 'no budget',
-    sets: "a session's token budget, counted from what the backends say they used (`turn/tokens`)",
-  },
-  PASSEPARTOUT_APPROVAL_TTL: {
-    source: 'the environment, else .env',
-    unset: '3600',
-    sets: 'how long an action waits for a person, in seconds, before its approval expires',
-  },
-  HEARTBEAT_INTERVAL: {
-    source: 'the environment, else .env',
-    unset: '60',
-    sets: "the seconds between the core's heartbeats (the schedules that want the heartbeat run then)",
-  },
-  MEMORY_AUTO_SAVE_INTERVAL: {
-    source: 'the environment, else .env',
-    unset: '300',
-    sets: 'the seconds between snapshots of memory',
-  },
-  PASSEPARTOUT_MEMORY_URL: {
-    source: 'the environment, else .env',
-    unset: '`.passepartout/memory.db` under the project',
-    sets: 'a libSQL URL where memory lives (`file:…`, `libsql://…`, `http://…`)',
-  },
-  PASSEPARTOUT_MEMORY_AUTH_TOKEN: {
-    source: 'the environment',
-    sets: 'the token of the libSQL server of `PASSEPARTOUT_MEMORY_URL`',
-  },
-  MANDATORY_SKILLS: {
-    source: 'the environment',
-    unset: "`package.json`'s `mandatorySkills`, else `policy,bouncer`",
-    sets: 'the skills without which the core does not start, separated by commas; empty for none',
-  },
-  PASSEPARTOUT_SKILL_TIMEOUT_MS: {
-    source: 'the environment',
-    unset: "`package.json`'s `skillTimeoutMs`, else 5000",
-    sets: "how long a skill's code may run without returning before it is stopped, in ms",
-  },
-  PASSEPARTOUT_SKILL_MEMORY_MB: {
-    source: 'the environment',
-    unset: "`package.json`'s `skillMemoryMb`, else 512",
-    sets: "the skills' shared memory allowance in MB (16 at least), over what the skill host needs itself",
-  },
-  PASSEPARTOUT_SKILL_CPU_MS: {
-    source: 'the environment',
-    unset: "`package.json`'s `skillCpuMs`, else 5000",
-    sets: "a skill's CPU budget: how long its code may hold the skill host's thread in each window, in ms",
-  },
-  PASSEPARTOUT_SKILL_CPU_WINDOW_MS: {
-    source: 'the environment',
-    unset: "`package.json`'s `skillCpuWindowMs`, else 20000",
-    sets: 'the sliding window of the CPU budget, in ms',
-  },
-  PASSEPARTOUT_SKILL_ACT_TIMEOUT_MS: {
-    source: 'the environment',
-    unset: "`package.json`'s `skillActTimeoutMs`, else 60000",
-    sets: "how long a schedule's `act` has to answer, in ms",
-  },
+/** What each variable that is none of the core's settings sets, in the order the reference lists them. */
+const OTHERS: Record<string, Variable> = {
   PASSEPARTOUT_WARM_UP: {
     source: 'the environment',
     sets: '`0` leaves out the warm-up of the type checker in `run` and `watch`: the first save builds the program',
@@ -179,6 +69,20 @@ const ENVIRONMENT: Record<string, Variable> = {
     sets: 'the installation, for the bundled code and the processes it starts',
   },
   PASSEPARTOUT_BUILD: {source: 'set by passepartout', sets: 'the build of the tools, which keys the caches'},
+}
+
+/**
+ * Every variable described, the core's settings first: a row of SETTINGS is read from the environment, else .env,
+ * unless it is the installation's (read from the environment alone).
+ */
+const ENVIRONMENT: Record<string, Variable> = {
+  ...Object.fromEntries(
+    SETTINGS.map(({name, unset, sets, installation}) => [
+      name,
+      {source: installation ? 'the environment' : 'the environment, else .env', sets, ...(unset ? {unset} : {})},
+    ]),
+  ),
+  ...OTHERS,
 }
 
 /** The names of the variables the code TEXT reads: `process.env.X`, `env.X`, `env?.X`, `env['X']`, `setting('X')`. */
@@ -220,10 +124,13 @@ export function environmentReference(read: readonly string[]): string {
   const unread = Object.keys(ENVIRONMENT).filter((name) => !read.includes(name))
   if (undescribed.length > 0)
     throw new Error(
-      `the code reads ${undescribed.join(', ')}: say what each sets in tools/docs/environment-reference.ts`,
+      `the code reads ${undescribed.join(', ')}: say what each sets in SETTINGS (org/core/settings.org), ` +
+        'or in tools/docs/environment-reference.ts',
     )
   if (unread.length > 0)
-    throw new Error(`the code no longer reads ${unread.join(', ')}: take it out of tools/docs/environment-reference.ts`)
+    throw new Error(
+      `the code no longer reads ${unread.join(', ')}: take it out of SETTINGS or tools/docs/environment-reference.ts`,
+    )
   const sources = [...new Set(Object.values(ENVIRONMENT).map((variable) => variable.source))]
   const sectionOf = (source: Source) =>
     table(
@@ -234,10 +141,11 @@ export function environmentReference(read: readonly string[]): string {
     )
   return `# The environment
 
-${banner('the code that reads each variable (found by tools/docs/environment-reference.ts)')}
+${banner("the core's table of settings (org/core/settings.org) and the code that reads each variable (found by tools/docs/environment-reference.ts)")}
 
-Every variable of the environment Passepartout reads. The core's settings are read from the environment, and
-those it leaves unset from the project's \`.env\`; the others from the environment alone. Beside these, the
+Every variable of the environment Passepartout reads. The core's settings are read once, at start, from the
+environment, and those it leaves unset from the project's \`.env\`; the others from the environment alone.
+\`passepartout doctor\` says where each setting not at its default was set, never its value. Beside these, the
 variables \`passepartout.json\` names are read where they are used, the environment first, then \`.env\`: a
 provider's \`apiKeyEnv\`, an MCP server's \`passEnv\` and \`headersEnv\` ([Settings](settings.md)). How they work
 together: [Configuration](../configuration.md).
