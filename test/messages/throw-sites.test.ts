@@ -6,7 +6,7 @@
  * family's builder) or a value passed in made.
  */
 import path from 'node:path'
-import {type Expression, Node, Project, SyntaxKind} from 'ts-morph'
+import {Node, Project, type SourceFile, SyntaxKind} from 'ts-morph'
 import {expect, it} from 'vitest'
 
 const repo = path.resolve(import.meta.dirname, '..', '..')
@@ -28,7 +28,6 @@ const NOT_YET_MOVED: string[] = [
   'generated/core/host-runtime.ts dispose',
   'generated/core/host-runtime.ts asked',
   'generated/core/host-supervisor.ts running',
-  'generated/core/mcp.ts list',
   'generated/core/mcp.ts list',
   'generated/core/protocol.ts encodeJson',
   'generated/core/reading.ts pathOf',
@@ -98,7 +97,6 @@ const NOT_YET_MOVED: string[] = [
   'tools/tangle/lisp-files.ts expandFileName',
   'tools/tangle/lisp-files.ts expandFileName',
   'tools/tangle/lisp-read.ts readForm',
-  'tools/tangle/lisp-read.ts readForm',
   'tools/tangle/lisp-read.ts push',
   'tools/tangle/lisp-read.ts close',
   'tools/tangle/lisp-read.ts close',
@@ -108,17 +106,20 @@ const NOT_YET_MOVED: string[] = [
   'tools/tangle/lisp-read.ts atom',
   'tools/tangle/lisp-read.ts atom',
   'tools/tangle/lisp-read.ts stringLiteral',
-  'tools/tangle/lisp-read.ts stringLiteral',
   'tools/tangle/lisp-read.ts checkEscapes',
   'tools/tangle/lisp-read.ts sharpSyntax',
   'tools/tangle/lisp-read.ts sharpSyntax',
   'tools/tangle/lisp-read.ts sharpSyntax',
 ]
 
-/** Whether EXPRESSION, a thrown error's first argument, writes a sentence at the site. */
-function builtAtSite(expression: Expression | undefined): boolean {
+/**
+ * Whether EXPRESSION, an argument of a thrown error, writes a sentence at the site: a template, or a string of more
+ * than one word (a single word is a code, such as a failure's kind).
+ */
+function builtAtSite(expression: Node | undefined): boolean {
   if (expression === undefined) return false
-  if (Node.isStringLiteral(expression) || Node.isNoSubstitutionTemplateLiteral(expression)) return true
+  if (Node.isStringLiteral(expression) || Node.isNoSubstitutionTemplateLiteral(expression))
+    return /\s/.test(expression.getLiteralText())
   if (Node.isTemplateExpression(expression)) return true
   if (Node.isParenthesizedExpression(expression)) return builtAtSite(expression.getExpression())
   if (Node.isConditionalExpression(expression))
@@ -155,7 +156,18 @@ function enclosingName(node: Node): string {
   return '(top level)'
 }
 
-/** Each throw site of the core and the toolchain that builds its sentence inline: its place and its name. */
+/** The throw sites of FILE that build their sentence inline: each one's place and its name, FILE said as RELATIVE. */
+function sentencesIn(file: SourceFile, relative: string): {place: string; name: string}[] {
+  return file
+    .getDescendantsOfKind(SyntaxKind.ThrowStatement)
+    .filter((site) => {
+      const thrown = site.getExpression()
+      return Node.isNewExpression(thrown) && thrown.getArguments().some((argument) => builtAtSite(argument))
+    })
+    .map((site) => ({place: `${relative}:${site.getStartLineNumber()}`, name: `${relative} ${enclosingName(site)}`}))
+}
+
+/** Each throw site of the core and the toolchain that builds its sentence inline. */
 function inlineSentences(): {place: string; name: string}[] {
   const project = new Project({skipAddingFilesFromTsConfig: true, tsConfigFilePath: path.join(repo, 'tsconfig.json')})
   const files = project.addSourceFilesAtPaths(
@@ -164,17 +176,34 @@ function inlineSentences(): {place: string; name: string}[] {
     ),
   )
   expect(files.filter((file) => file.getFilePath().includes('/generated/core/')).length).toBeGreaterThan(40)
-  const found: {place: string; name: string}[] = []
-  for (const file of files) {
-    const relative = path.relative(repo, file.getFilePath())
-    for (const site of file.getDescendantsOfKind(SyntaxKind.ThrowStatement)) {
-      const thrown = site.getExpression()
-      if (Node.isNewExpression(thrown) && builtAtSite(thrown.getArguments()[0] as Expression | undefined))
-        found.push({place: `${relative}:${site.getStartLineNumber()}`, name: `${relative} ${enclosingName(site)}`})
-    }
-  }
-  return found
+  return files.flatMap((file) => sentencesIn(file, path.relative(repo, file.getFilePath())))
 }
+
+/** Throws as written, and whether each builds its sentence at the site. */
+const shapes: [string, boolean][] = [
+  ['throw new Error(`the stream was cut off: ${why}`)', true],
+  ["throw new TypeError('hot.dispose needs a function')", true],
+  ["throw new HostFailure('crash', `the skill host did not start within ${ms} ms`)", true],
+  ["throw new Error(n === 0 ? 'none' : `not ${n}`)", true],
+  ["throw new Error('cannot ' + what)", true],
+  ['const why = `no ${name}`\nthrow new Error(why)', true],
+  ['throw new Failure({ruleId: "x/y", reason: `no ${name}`})', true],
+  ['throw new Error(streamCutOff(why))', false],
+  ['throw new MemoryError(this.readOnly)', false],
+  ["throw new HostFailure('crash', hostNotBuilt(why))", false],
+  ["throw new LispSignal('(end-of-file)')", false],
+  ['throw error', false],
+  ['throw new Error(unknownModel(name).reason)', false],
+  ['const why = say.noModel(name)\nthrow new Error(why)', false],
+]
+
+/** One program for the shapes: the compiler's library is loaded once. */
+const shapesProject = new Project({useInMemoryFileSystem: true})
+
+it.each(shapes)('tells a sentence built at the site: %s', (code, built) => {
+  const file = shapesProject.createSourceFile('site.ts', `function f() {\n${code}\n}`, {overwrite: true})
+  expect(sentencesIn(file, 'site.ts')).toEqual(built ? [{place: expect.any(String), name: 'site.ts f'}] : [])
+})
 
 it('builds no sentence at a throw site, but for the sites not yet moved', () => {
   const found = inlineSentences()
