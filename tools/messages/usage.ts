@@ -68,3 +68,13 @@ export function skillNameMissing(command: string): string {
 export function oneFolder(count: number): string {
   return `one folder is expected, not ${count}`
 }
+
+/** PATH, named on the command line as it was typed, is neither a file nor a folder. */
+export function noSuchPath(path: string): string {
+  return `no such file or directory: ${path}`
+}
+
+/** PATH, named to `fmt`, is a file of a kind it does not format. */
+export function notFormattable(path: string): string {
+  return `fmt formats .org, .ts and .js files (and .mts, .cts, .mjs, .cjs), not ${path}`
+}
