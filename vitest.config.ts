@@ -21,6 +21,7 @@ const COMPUTING = [
   'test/docs/links.test.ts',
   'test/cli-command-table.test.ts',
   'test/cases.test.ts',
+  'test/messages/throw-sites.test.ts',
   'test/session/toolchain-boundary.test.ts',
   'test/session/skill-twins.test.ts',
   ...['guards', 'setup-files', 'written'].map((name) => `test/tangle/${name}.test.ts`),

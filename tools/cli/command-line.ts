@@ -7,6 +7,7 @@
 import {parseArgs, type ParseArgsConfig} from 'node:util'
 import {type CommandName, COMMANDS, isCommand, type OptionName, OPTIONS, type OptionSpec} from './command-table.ts'
 import {UsageError} from './usage.ts'
+import * as usage from '../messages/usage.ts'
 import {readByAPerson} from '../terminal.ts'
 
 /** The value of each option once the command line is checked: what parseArgs gives in strict mode. */
@@ -53,8 +54,8 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
   for (const token of tokens) if (token.kind === 'option') checkOption(token, known)
   if (values.version) return {kind: 'version'}
   if (values.help && command !== 'help') return checked('help', command === undefined ? [] : [command], values)
-  if (command === undefined) throw new UsageError('no command given')
-  if (!known) throw new UsageError(`unknown command '${command}'`)
+  if (command === undefined) throw new UsageError(usage.noCommand())
+  if (!known) throw new UsageError(usage.unknownCommand(command))
   return checked(known, rest, values)
 }
 
@@ -74,7 +75,7 @@ type OptionToken = Extract<NonNullable<ReturnType<typeof parseArgs>['tokens']>[n
 /** TOKEN as COMMAND (if named) takes it: an option of the table, taken by it, with a value if it needs one. */
 function checkOption(token: OptionToken, command: CommandName | undefined): void {
   const option = token.rawName
-  if (!Object.hasOwn(OPTIONS, token.name)) throw new UsageError(`unknown option ${option}`, command)
+  if (!Object.hasOwn(OPTIONS, token.name)) throw new UsageError(usage.unknownOption(option), command)
   const name = token.name as OptionName
   const spec: OptionSpec = OPTIONS[name]
   if (spec.type === 'string') {
@@ -85,10 +86,10 @@ function checkOption(token: OptionToken, command: CommandName | undefined): void
     // As it is written: `--tcp=PORT`, `-n N`.
     const value = spec.value ?? 'VALUE'
     const example = option.startsWith('--') ? `${option}=${value}` : `${option} ${value}`
-    if (missing) throw new UsageError(`${option} needs a value: ${example}`, command)
-  } else if (token.value !== undefined) throw new UsageError(`${option} takes no value`, command)
+    if (missing) throw new UsageError(usage.optionNeedsValue(option, example), command)
+  } else if (token.value !== undefined) throw new UsageError(usage.optionTakesNoValue(option), command)
   const taken = !command || spec.everywhere || (COMMANDS[command].options as readonly string[]).includes(name)
-  if (!taken) throw new UsageError(`${option} is not an option of ${command}`, command)
+  if (!taken) throw new UsageError(usage.notAnOptionOf(option, command), command)
 }
 
 /** OPERANDS as COMMAND takes them (the table's `operands`), or the usage error that says what it takes. */
@@ -97,39 +98,35 @@ function checkOperands(command: CommandName, operands: readonly string[]): void 
   switch (takes.kind) {
     case 'none':
       if (operands.length > 0) {
-        throw new UsageError(`unexpected argument ${JSON.stringify(operands[0])}: ${command} ${takes.scope}`, command)
+        throw new UsageError(usage.unexpectedArgument(operands[0]!, command, takes.scope), command)
       }
       return
     case 'text':
       // A blank text is no text: `ask ""` says what `ask` says.
       if (operands.join(' ').trim() === '') {
-        throw new UsageError(`the text to send is missing: passepartout ${command} "what is on my list?"`, command)
+        throw new UsageError(usage.textMissing(command), command)
       }
       return
     case 'approval-id':
       if (operands.length !== 1) {
-        throw new UsageError(`one approval id is expected (ask and send print it), not ${operands.length}`, command)
+        throw new UsageError(usage.oneApprovalId(operands.length), command)
       }
       return
     case 'show-approval':
       if (operands.length === 0 || (operands.length === 2 && operands[0] === 'show')) return
-      throw new UsageError(`${command} lists them, or shows one whole: passepartout ${command} show ID`, command)
+      throw new UsageError(usage.listOrShow(command), command)
     case 'skill':
       if (operands.length !== 1) {
-        throw new UsageError(
-          `one skill's name is expected (status lists those with a schedule), not ${operands.length}`,
-          command,
-        )
+        throw new UsageError(usage.oneSkillName(operands.length), command)
       }
-      if (operands[0]!.trim() === '')
-        throw new UsageError(`the skill's name is missing: passepartout ${command} scribe`, command)
+      if (operands[0]!.trim() === '') throw new UsageError(usage.skillNameMissing(command), command)
       return
     case 'topic':
       // An unknown topic lists the commands: no command's help is the one to show.
-      if (operands[0] !== undefined && !isCommand(operands[0])) throw new UsageError(`unknown command '${operands[0]}'`)
+      if (operands[0] !== undefined && !isCommand(operands[0])) throw new UsageError(usage.unknownCommand(operands[0]))
       return
     case 'folder':
-      if (operands.length > 1) throw new UsageError(`one folder is expected, not ${operands.length}`, command)
+      if (operands.length > 1) throw new UsageError(usage.oneFolder(operands.length), command)
       return
     case 'paths':
       return

@@ -10,6 +10,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import {type Diagnostic, diagnostic} from '../diagnostics.ts'
 import {allowOutsideInvalid, noDocuments} from '../messages/io.ts'
+import {noSuchPath} from '../messages/usage.ts'
 import {allowedOutside, defaultFolder, findProjectRoot, listOrgFiles} from '../project.ts'
 import {ProjectSession} from '../session/project-session.ts'
 import {printDiagnostics} from './output.ts'
@@ -82,7 +83,7 @@ function resolveInputs(roots: string[], cwd: string): string[] {
     try {
       stat = fs.statSync(full)
     } catch {
-      throw new UsageError(`no such file or directory: ${arg}`)
+      throw new UsageError(noSuchPath(arg))
     }
     if (stat.isDirectory()) {
       const found = listOrgFiles(full)

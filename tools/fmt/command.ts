@@ -10,6 +10,7 @@ import path from 'node:path'
 import {displayPath} from '../diagnostics.ts'
 import {printDiagnostics} from '../cli/output.ts'
 import {type CommandContext, UsageError} from '../cli/usage.ts'
+import {noSuchPath, notFormattable} from '../messages/usage.ts'
 import {findProjectRoot, listOrgFiles} from '../project.ts'
 import {type FileOutcome, formatFiles, isFormattable, listFormattable} from './fmt.ts'
 
@@ -50,10 +51,9 @@ function inputRoots(args: string[], cwd: string): string[] {
 function filesOf(root: string, cwd: string): string[] {
   const shown = path.relative(cwd, root) || '.'
   const stat = fs.statSync(root, {throwIfNoEntry: false})
-  if (!stat) throw new UsageError(`no such file or directory: ${shown}`)
+  if (!stat) throw new UsageError(noSuchPath(shown))
   if (stat.isDirectory()) return listFormattable(root)
-  if (!isFormattable(root))
-    throw new UsageError(`fmt formats .org, .ts and .js files (and .mts, .cts, .mjs, .cjs), not ${shown}`)
+  if (!isFormattable(root)) throw new UsageError(notFormattable(shown))
   return [root]
 }
 
