@@ -152,6 +152,17 @@ module.exports = {
       },
       to: {},
     },
+    {
+      name: 'unplaced-orphan',
+      comment: 'A module in no layer that imports nothing and that nothing imports: a rule on imports alone misses it.',
+      severity: 'error',
+      from: {
+        orphan: true,
+        path: '^(generated/core|tools)/',
+        pathNot: `${pathsOf('generated/core', LAYERS)}|${pathsOf('tools', TOOLCHAIN_LAYERS)}`,
+      },
+      to: {},
+    },
     ...upward('generated/core', LAYERS),
     ...upward('tools', TOOLCHAIN_LAYERS),
     {

@@ -89,6 +89,11 @@ const cases: {name: string; files: Record<string, string>; rule: string | undefi
     rule: 'unplaced-module',
   },
   {
+    name: 'a module of the core in no layer, which imports nothing and nothing imports',
+    files: {'generated/core/nowhere.ts': 'export const n = 1\n'},
+    rule: 'unplaced-orphan',
+  },
+  {
     name: 'the core through passepartout/toolchain, the references reading the settings',
     files: {
       'generated/core/config.ts': "import {inside} from '../../tools/toolchain.ts'\nexport const SETTINGS = inside\n",
