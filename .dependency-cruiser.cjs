@@ -68,7 +68,7 @@ const LAYERS = [
       'protocol',
     ],
   },
-  {name: 'the turn', modules: ['step', 'turn', 'reason', 'act', 'loop', 'background']},
+  {name: 'the turn', modules: ['step', 'turn', 'reason', 'act', 'loop', 'approval-flow', 'background']},
   {
     name: 'the core',
     modules: ['core', 'core-child', 'passepartout', 'testing', 'testing-runtime', 'fixtures', 'mcp-test-server'],
