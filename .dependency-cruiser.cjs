@@ -44,6 +44,8 @@ const LAYERS = [
       'loader',
       'shipped',
       'catalog',
+      'loads-in-flight',
+      'mandatory-skills',
       'skill-ledger',
       'host-supervisor',
       'load-queue',
