@@ -44,6 +44,8 @@ const LAYERS = [
       'loader',
       'shipped',
       'catalog',
+      'loads-in-flight',
+      'mandatory-skills',
       'skill-ledger',
       'host-supervisor',
       'load-queue',
@@ -68,7 +70,7 @@ const LAYERS = [
       'protocol',
     ],
   },
-  {name: 'the turn', modules: ['step', 'turn', 'reason', 'act', 'loop', 'background']},
+  {name: 'the turn', modules: ['step', 'turn', 'reason', 'act', 'loop', 'approval-flow', 'background']},
   {
     name: 'the core',
     modules: ['core', 'core-child', 'passepartout', 'testing', 'testing-runtime', 'fixtures', 'mcp-test-server'],

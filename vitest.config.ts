@@ -34,6 +34,7 @@ const COMPUTING = [
   'test/watch/org-watcher.test.ts',
   ...['act', 'actions', 'approvals', 'backends', 'catalog', 'client', 'errors', 'host-protocol', 'log', 'protocol']
     .concat(['loader', 'registry', 'shipped', 'signals', 'skill', 'tools', 'untrusted'])
+    .concat(['approval-flow', 'loads-in-flight', 'mandatory-skills'])
     .map((name) => `generated/core/${name}.test.ts`),
   'generated/core/messages/*.test.ts',
   ...['bouncer', 'policy', 'shell-guard'].map((name) => `generated/skills/${name}.test.ts`),

@@ -12,69 +12,6 @@ import {expect, it} from 'vitest'
 const repo = path.resolve(import.meta.dirname, '..', '..')
 
 /**
- * The sites not yet moved into their family, each named `file function` (the function the throw is in), once per
- * site: shrink it as each moves; the test fails on a site not listed and on a listed one that is gone.
- */
-const NOT_YET_MOVED: string[] = [
-  'generated/core/fixtures.ts processesEnded',
-  'generated/core/fixtures.ts until',
-  'generated/core/mcp.ts list',
-  'tools/check/native-checker.ts checkProgram',
-  'tools/cli/init-command.ts moveEntries',
-  'tools/docs/environment-reference.ts environmentReference',
-  'tools/docs/environment-reference.ts environmentReference',
-  'tools/docs/settings-reference.ts rows',
-  'tools/graph/cycles.ts shortestCycle',
-  'tools/pack/build.ts emitDeclarations',
-  'tools/pack/build.ts emitDeclarations',
-  'tools/tangle/lisp-atoms.ts readString',
-  'tools/tangle/lisp-atoms.ts readEscape',
-  'tools/tangle/lisp-atoms.ts readEscape',
-  'tools/tangle/lisp-atoms.ts readEscape',
-  'tools/tangle/lisp-atoms.ts readEscape',
-  'tools/tangle/lisp-atoms.ts readEscape',
-  'tools/tangle/lisp-atoms.ts character',
-  'tools/tangle/lisp-eval.ts eval',
-  'tools/tangle/lisp-eval.ts eval',
-  'tools/tangle/lisp-eval.ts eval',
-  'tools/tangle/lisp-eval.ts eval',
-  'tools/tangle/lisp-eval.ts eval',
-  'tools/tangle/lisp-eval.ts lookUp',
-  'tools/tangle/lisp-eval.ts lookUp',
-  'tools/tangle/lisp-eval.ts lookUp',
-  'tools/tangle/lisp-eval.ts file',
-  'tools/tangle/lisp-eval.ts bufferName',
-  'tools/tangle/lisp-eval.ts character',
-  'tools/tangle/lisp-eval.ts format',
-  'tools/tangle/lisp-eval.ts format',
-  'tools/tangle/lisp-eval.ts format',
-  'tools/tangle/lisp-eval.ts format',
-  'tools/tangle/lisp-eval.ts format',
-  'tools/tangle/lisp-eval.ts formatInteger',
-  'tools/tangle/lisp-eval.ts formatInteger',
-  'tools/tangle/lisp-eval.ts backquote',
-  'tools/tangle/lisp-eval.ts quote',
-  'tools/tangle/lisp-files.ts checkLocal',
-  'tools/tangle/lisp-files.ts expandFileName',
-  'tools/tangle/lisp-files.ts expandFileName',
-  'tools/tangle/lisp-files.ts expandFileName',
-  'tools/tangle/lisp-read.ts readForm',
-  'tools/tangle/lisp-read.ts push',
-  'tools/tangle/lisp-read.ts close',
-  'tools/tangle/lisp-read.ts close',
-  'tools/tangle/lisp-read.ts close',
-  'tools/tangle/lisp-read.ts atom',
-  'tools/tangle/lisp-read.ts atom',
-  'tools/tangle/lisp-read.ts atom',
-  'tools/tangle/lisp-read.ts atom',
-  'tools/tangle/lisp-read.ts stringLiteral',
-  'tools/tangle/lisp-read.ts checkEscapes',
-  'tools/tangle/lisp-read.ts sharpSyntax',
-  'tools/tangle/lisp-read.ts sharpSyntax',
-  'tools/tangle/lisp-read.ts sharpSyntax',
-]
-
-/**
  * Whether EXPRESSION, an argument of a thrown error, writes a sentence at the site: a template, or a string of more
  * than one word (a single word is a code, such as a failure's kind).
  */
@@ -167,15 +104,7 @@ it.each(shapes)('tells a sentence built at the site: %s', (code, built) => {
   expect(sentencesIn(file, 'site.ts')).toEqual(built ? [{place: expect.any(String), name: 'site.ts f'}] : [])
 })
 
-it('builds no sentence at a throw site, but for the sites not yet moved', () => {
-  const found = inlineSentences()
-  const allowed = [...NOT_YET_MOVED]
-  const offenders: string[] = []
-  for (const site of found) {
-    const listed = allowed.indexOf(site.name)
-    if (listed === -1) offenders.push(`${site.place} (${site.name})`)
-    else allowed.splice(listed, 1)
-  }
+it('builds no sentence at a throw site', () => {
+  const offenders = inlineSentences().map((site) => `${site.place} (${site.name})`)
   expect(offenders, 'sentences built at a throw site: build them in the family').toEqual([])
-  expect(allowed, 'moved: take them off NOT_YET_MOVED').toEqual([])
 })

@@ -11,6 +11,7 @@ import fs from 'node:fs'
 import {createRequire} from 'node:module'
 import os from 'node:os'
 import path from 'node:path'
+import {compilerExited} from '../messages/check.ts'
 import {isInside, userStateFolder} from '../project.ts'
 import {configurationChain} from './compiler-inputs.ts'
 import {stampOf} from './file-records.ts'
@@ -98,8 +99,7 @@ export class NativeChecker {
       const named = (file: string) => known.get(file) ?? file
       const problems = parseOutput(output, workDir).map((each) => ({...each, file: each.file && named(each.file)}))
       // 0: clean; 1 and 2: problems reported. Anything else, or nothing said on a failure, is the compiler failing.
-      if (status !== 0 && (status > 2 || problems.length === 0))
-        throw new Error(`tsc exited with status ${status}: ${output.trim()}`)
+      if (status !== 0 && (status > 2 || problems.length === 0)) throw new Error(compilerExited(status, output.trim()))
       return {problems, read: listedFiles(output).map(named)}
     } finally {
       fs.rmSync(config, {force: true})

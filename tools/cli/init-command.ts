@@ -12,6 +12,7 @@ import path from 'node:path'
 import {type Diagnostic, diagnostic, type Message} from '../diagnostics.ts'
 import {installationRoot} from '../installation.ts'
 import {
+  appearedWhileWritten,
   folderNotEmpty,
   folderUnreadable,
   linkInside,
@@ -221,7 +222,7 @@ function moveEntries(from: string, to: string, moved: string[]): void {
       fs.renameSync(source, destination)
       moved.push(destination)
     } else if (there.isDirectory() && fs.statSync(source).isDirectory()) moveEntries(source, destination, moved)
-    else throw new Error(`${destination} appeared while the project was written`)
+    else throw new Error(appearedWhileWritten(destination))
   }
 }
 

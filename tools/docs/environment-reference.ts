@@ -8,6 +8,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import {SETTINGS} from '../../generated/core/settings.ts'
+import {variablesUndescribed, variablesUnread} from '../messages/build.ts'
 import {banner, code, table} from './markdown.ts'
 
 /** Where a variable is read from. */
@@ -122,15 +123,8 @@ export function variablesRead(repo: string): string[] {
 export function environmentReference(read: readonly string[]): string {
   const undescribed = read.filter((name) => !Object.hasOwn(ENVIRONMENT, name))
   const unread = Object.keys(ENVIRONMENT).filter((name) => !read.includes(name))
-  if (undescribed.length > 0)
-    throw new Error(
-      `the code reads ${undescribed.join(', ')}: say what each sets in SETTINGS (org/core/settings.org), ` +
-        'or in tools/docs/environment-reference.ts',
-    )
-  if (unread.length > 0)
-    throw new Error(
-      `the code no longer reads ${unread.join(', ')}: take it out of SETTINGS or tools/docs/environment-reference.ts`,
-    )
+  if (undescribed.length > 0) throw new Error(variablesUndescribed(undescribed))
+  if (unread.length > 0) throw new Error(variablesUnread(unread))
   const sources = [...new Set(Object.values(ENVIRONMENT).map((variable) => variable.source))]
   const sectionOf = (source: Source) =>
     table(

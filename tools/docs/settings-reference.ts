@@ -5,6 +5,7 @@
  */
 import {z} from 'zod'
 import {SETTINGS, type Setting} from '../../generated/core/config.ts'
+import {settingUndescribed} from '../messages/build.ts'
 import {banner, code, table} from './markdown.ts'
 
 /** The part of a JSON Schema (as zod writes it) the reference says in words. */
@@ -56,8 +57,7 @@ function fieldsTable(schema: z.ZodObject): string {
       : field.default !== undefined
         ? `default ${code(JSON.stringify(field.default))}`
         : 'optional'
-    if (!field.description)
-      throw new Error(`the setting ${key} says nothing of what it holds: describe it in config.org`)
+    if (!field.description) throw new Error(settingUndescribed(key))
     return [code(key), valueOf(field), presence, field.description]
   })
   return table(['key', 'value', '', 'what it holds'], rows)

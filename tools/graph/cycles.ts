@@ -4,6 +4,7 @@
  * 10,000 documents cannot overflow the stack) and one shortest cycle through
  * each group, to name in a message.
  */
+import {noCycleThrough} from '../messages/graph.ts'
 
 type Edges = ReadonlyMap<string, readonly string[]>
 
@@ -70,5 +71,5 @@ export function shortestCycle(start: string, members: readonly string[], edges: 
       queue.push(target)
     }
   }
-  throw new Error(`no cycle through ${start} in its group`)
+  throw new Error(noCycleThrough(start))
 }

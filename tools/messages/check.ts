@@ -73,3 +73,8 @@ export function skillTangleOrgDocument(target: string): Message {
 export function skillTangleOutside(where: string, target: string): Message {
   return {ruleId: 'sandbox/tangle-target', reason: `a skill document may tangle only into ${where}: ${target}`}
 }
+
+/** The native compiler exited with STATUS, which means neither clean nor problems found; OUTPUT is what it said. */
+export function compilerExited(status: number, output: string): string {
+  return `tsc exited with status ${status}: ${output}`
+}

@@ -44,3 +44,8 @@ export function dependencyOff(text: string): Message {
 export function selfDependency(text: string): Message {
   return {ruleId: 'graph/self-dependency', reason: `the document depends on itself ('${text}')`}
 }
+
+/** START, said to be in a group of documents that depend on each other, has no cycle through it: a bug of the graph. */
+export function noCycleThrough(start: string): string {
+  return `no cycle through ${start} in its group`
+}

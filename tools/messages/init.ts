@@ -73,3 +73,8 @@ export function linkInside(entry: string, to: string): Message {
 export function folderUnreadable(why: string): Message {
   return {ruleId: 'io/read', reason: `no project was written: ${why}`}
 }
+
+/** DESTINATION, in the new project, was made by someone else while init moved the project's files in. */
+export function appearedWhileWritten(destination: string): string {
+  return `${destination} appeared while the project was written`
+}

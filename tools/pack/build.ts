@@ -17,6 +17,7 @@ import path from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {DEFAULT_COMPILER_OPTIONS} from '../check/checker.ts'
 import {nativeCompiler} from '../check/native-checker.ts'
+import {declarationsNotEmitted, nativeCompilerMissing} from '../messages/build.ts'
 import {listFiles} from '../project.ts'
 
 /**
@@ -98,8 +99,7 @@ export function packageSources(root: string): string[] {
  */
 function emitDeclarations(root: string, types: string): void {
   const compiler = nativeCompiler()
-  if (!compiler)
-    throw new Error('make pack needs the native TypeScript compiler (typescript 7 or later) to emit types/')
+  if (!compiler) throw new Error(nativeCompilerMissing())
   fs.rmSync(types, {recursive: true, force: true})
   const {noEmit: _, ...options} = DEFAULT_COMPILER_OPTIONS
   const flags = Object.entries(options).flatMap(([name, value]) => [`--${name}`, String(value)])
@@ -116,6 +116,5 @@ function emitDeclarations(root: string, types: string): void {
     ...DECLARED,
   ]
   const result = spawnSync(compiler.command, args, {cwd: root, encoding: 'utf8'})
-  if (result.status !== 0)
-    throw new Error(`the declarations of types/ were not emitted: ${result.stdout}${result.stderr}`)
+  if (result.status !== 0) throw new Error(declarationsNotEmitted(`${result.stdout}${result.stderr}`))
 }

@@ -3,6 +3,7 @@
  * escapes, floats printed back. Both the reader of forms (lisp-read.ts) and `org-babel-read` (elisp.ts) stand on
  * these, so they live below both.
  */
+import * as say from '../messages/lisp.ts'
 
 /** A number as the reader reads it: Lisp tells an integer from a float by its spelling (`1` and `1.`, `1.0`). */
 export interface LispNumber {
@@ -38,7 +39,7 @@ export function readString(source: string, start: number): {value: string; end: 
     value += escape.text
     i = escape.end
   }
-  throw new LispReadError('End of file during parsing: the string has no closing double quote')
+  throw new LispReadError(say.unclosedString())
 }
 
 const SIMPLE_ESCAPES: Record<string, string> = {
@@ -56,7 +57,7 @@ const SIMPLE_ESCAPES: Record<string, string> = {
 
 function readEscape(source: string, i: number): {text: string; end: number} {
   const c = source[i]
-  if (c === undefined) throw new LispReadError('End of file during parsing: a backslash ends the string')
+  if (c === undefined) throw new LispReadError(say.backslashEndsString())
   if (c === '\n' || c === ' ') return {text: '', end: i + 1}
   if (c in SIMPLE_ESCAPES) return {text: SIMPLE_ESCAPES[c]!, end: i + 1}
   if (/[0-7]/.test(c)) {
@@ -71,16 +72,14 @@ function readEscape(source: string, i: number): {text: string; end: number} {
     const length = c === 'u' ? 4 : 8
     const digits = source.slice(i + 1, i + 1 + length)
     const bad = digits.search(/[^0-9a-fA-F]/)
-    if (bad !== -1)
-      throw new LispReadError(`Non-hex character used for Unicode escape: ${digits[bad]} (${digits.charCodeAt(bad)})`)
-    if (digits.length < length)
-      throw new LispReadError('End of file during parsing: the string ends inside a Unicode escape')
+    if (bad !== -1) throw new LispReadError(say.nonHexUnicodeEscape(digits[bad], digits.charCodeAt(bad)))
+    if (digits.length < length) throw new LispReadError(say.unicodeEscapeCutOff())
     return {text: character(Number.parseInt(digits, 16), `\\${c}${digits}`), end: i + 1 + length}
   }
   if (c === '^' || (c === 'C' && source[i + 1] === '-')) {
     const at = c === '^' ? i + 1 : i + 2
     const target = source[at]
-    if (target === undefined) throw new LispReadError('End of file during parsing')
+    if (target === undefined) throw new LispReadError(say.endOfFileDuringParsing())
     const code = target === '?' ? 127 : target.toUpperCase().charCodeAt(0) & 31
     return {text: String.fromCharCode(code), end: at + 1}
   }
@@ -88,15 +87,14 @@ function readEscape(source: string, i: number): {text: string; end: number} {
     (c === 'M' || c === 'S' || c === 'H' || c === 'A' || c === 'N') &&
     (source[i + 1] === '-' || source[i + 1] === '{')
   ) {
-    throw new LispReadError(`The string escape \\${c}${source[i + 1]} is not supported by passepartout`)
+    throw new LispReadError(say.escapeNotSupported(c, source[i + 1]!))
   }
   return {text: c, end: i + 1}
 }
 
 /** The character CODE, refused beyond Unicode (Emacs has characters up to #x3FFFFF; JavaScript strings do not). */
 function character(code: number, escape: string): string {
-  if (code > 0x10ffff)
-    throw new LispReadError(`The string escape ${escape} is beyond Unicode, which passepartout does not read`)
+  if (code > 0x10ffff) throw new LispReadError(say.escapeBeyondUnicode(escape))
   return String.fromCodePoint(code)
 }
 

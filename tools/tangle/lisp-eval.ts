@@ -9,6 +9,7 @@
  *
  * Nothing here reads the environment: the caller passes a `LispContext`.
  */
+import * as say from '../messages/lisp.ts'
 import {
   checkLocal,
   expandFileName,
@@ -102,20 +103,20 @@ class Evaluator {
     const [head, ...args] = form.items as [Datum, ...Datum[]]
     if (head.type !== 'symbol') {
       if (head.type === 'list' && head.items[0]?.type === 'symbol' && head.items[0].name === 'lambda') {
-        throw new LispRefusal('anonymous functions (lambda …) are not among those passepartout evaluates')
+        throw new LispRefusal(say.lambdaRefused())
       }
-      throw new LispSignal(`(invalid-function ${printDatum(head)})`)
+      throw new LispSignal(say.invalidFunction(printDatum(head)))
     }
     const builtin = BUILTINS.get(head.name)
-    if (!builtin) throw new LispRefusal(`the function ${head.name} is not among those passepartout evaluates`)
+    if (!builtin) throw new LispRefusal(say.functionRefused(head.name))
     if (builtin.kind === 'macro') {
       if (args.length < builtin.mandatory || (!builtin.rest && args.length > builtin.nonrest)) {
-        throw new LispSignal(`(wrong-number-of-arguments (${builtin.mandatory} . ${builtin.nonrest}) ${args.length})`)
+        throw new LispSignal(say.wrongNumberOfMacroArguments(builtin.mandatory, builtin.nonrest, args.length))
       }
       return builtin.run(this, args)
     }
     if (args.length < builtin.min || args.length > builtin.max)
-      throw new LispSignal(`(wrong-number-of-arguments ${head.name} ${args.length})`)
+      throw new LispSignal(say.wrongNumberOfArguments(head.name, args.length))
     if (builtin.kind === 'special') return builtin.run(this, args, head.name)
     return builtin.run(
       this,
@@ -148,10 +149,7 @@ class Evaluator {
         return lispString(this.defaultDirectory(name))
       case 'system-type': {
         const systemType = this.context?.systemType
-        if (systemType === undefined)
-          throw new LispRefusal(
-            `the variable system-type is not known to passepartout ${this.context ? 'on this platform' : 'here'}`,
-          )
+        if (systemType === undefined) throw new LispRefusal(say.systemTypeUnknown(this.context !== undefined))
         return symbol(systemType)
       }
       case 'emacs-version':
@@ -162,15 +160,15 @@ class Evaluator {
         return {type: 'integer', value: 2}
       case '*this*':
         // Bound only while Org runs a block for a #+CALL, never while tangling.
-        throw new LispSignal('(void-variable *this*)')
+        throw new LispSignal(say.voidVariable('*this*'))
       default:
-        throw new LispRefusal(`the variable ${name} is not among those passepartout evaluates`)
+        throw new LispRefusal(say.variableRefused(name))
     }
   }
 
   /** The Org file's name; WHAT names the function or variable that needs it. */
   file(what: string): string {
-    if (!this.context) throw new LispRefusal(`${what} needs the Org file's name, which is not known here`)
+    if (!this.context) throw new LispRefusal(say.fileNameUnknown(what))
     return this.context.file
   }
 
@@ -192,10 +190,7 @@ class Evaluator {
     let value = this.variables.get(' buffer-name')
     if (value === undefined) {
       const name = fileNameNondirectory(this.file('buffer-name'))
-      if (STARTUP_BUFFERS.has(name))
-        throw new LispRefusal(
-          `Emacs already has a buffer named ${name}, so uniquify names the Org file's buffer after its folder`,
-        )
+      if (STARTUP_BUFFERS.has(name)) throw new LispRefusal(say.bufferNameTaken(name))
       value = lispString(name)
       this.variables.set(' buffer-name', value)
     }
@@ -207,7 +202,7 @@ class Evaluator {
 // Argument checks, as Emacs signals them.
 
 function wrongType(predicate: string, datum: Datum): LispSignal {
-  return new LispSignal(`(wrong-type-argument ${predicate} ${printDatum(datum)})`)
+  return new LispSignal(say.wrongTypeArgument(predicate, printDatum(datum)))
 }
 
 function stringArg(datum: Datum): string {
@@ -297,9 +292,7 @@ function concat(args: Datum[]): Datum {
 function character(datum: Datum): string {
   if (datum.type !== 'integer' || datum.value < 0 || datum.value > 0x3fffff) throw wrongType('characterp', datum)
   if (datum.value > 0x10ffff || (datum.value >= 0xd800 && datum.value <= 0xdfff)) {
-    throw new LispRefusal(
-      `the character ${datum.value} is a raw byte or not a Unicode character, which passepartout does not put in strings`,
-    )
+    throw new LispRefusal(say.characterNotUnicode(datum.value))
   }
   return String.fromCodePoint(datum.value)
 }
@@ -319,26 +312,20 @@ function format(args: Datum[]): Datum {
   for (let at = template.indexOf('%'); at !== -1; at = template.indexOf('%', from)) {
     parts.push(template.slice(from, at))
     const code = template.codePointAt(at + 1)
-    if (code === undefined) throw new LispSignal('(error "Format string ends in middle of format specifier")')
+    if (code === undefined) throw new LispSignal(say.formatEndsInSpecifier())
     const conversion = String.fromCodePoint(code)
     from = at + 1 + conversion.length
     if (conversion === '%') {
       parts.push('%')
       continue
     }
-    if (/[-+ #0-9.]/.test(conversion))
-      throw new LispRefusal(
-        `the format specification ${template.slice(at, at + 4)}… has a flag, width or precision; passepartout formats only %s, %d and %%`,
-      )
+    if (/[-+ #0-9.]/.test(conversion)) throw new LispRefusal(say.formatFlagRefused(template.slice(at, at + 4)))
     const arg = args[next++]
-    if (arg === undefined) throw new LispSignal('(error "Not enough arguments for format string")')
+    if (arg === undefined) throw new LispSignal(say.formatArgumentsMissing())
     if (conversion === 's') parts.push(printDatum(arg, false))
     else if (conversion === 'd') parts.push(formatInteger(arg))
-    else if ('SciloxXefg'.includes(conversion))
-      throw new LispRefusal(
-        `the format specification %${conversion} is not among those passepartout formats (only %s, %d and %%)`,
-      )
-    else throw new LispSignal(`(error "Invalid format operation %${conversion}")`)
+    else if ('SciloxXefg'.includes(conversion)) throw new LispRefusal(say.formatConversionRefused(conversion))
+    else throw new LispSignal(say.invalidFormatOperation(conversion))
   }
   parts.push(template.slice(from))
   return lispString(parts.join(''))
@@ -347,9 +334,9 @@ function format(args: Datum[]): Datum {
 /** `%d`: an integer, or a float truncated toward zero. */
 function formatInteger(arg: Datum): string {
   if (arg.type === 'integer') return String(arg.value)
-  if (arg.type !== 'float') throw new LispSignal('(error "Format specifier doesn’t match argument type")')
+  if (arg.type !== 'float') throw new LispSignal(say.formatArgumentMismatch())
   if (!Number.isFinite(arg.value) || Math.abs(arg.value) >= 2 ** 53)
-    throw new LispRefusal(`%d of the float ${printDatum(arg)} is not among what passepartout formats`)
+    throw new LispRefusal(say.floatIntegerRefused(printDatum(arg)))
   return String(Math.trunc(arg.value) || 0)
 }
 
@@ -361,7 +348,7 @@ function backquote(template: Datum): Datum {
     if (datum.type !== 'list' && datum.type !== 'vector') continue
     const head = datum.items[0]
     if (datum.type === 'list' && head?.type === 'symbol' && (head.name === ',' || head.name === ',@')) {
-      throw new LispRefusal('backquote with , or ,@ is not among what passepartout evaluates')
+      throw new LispRefusal(say.unquoteRefused())
     }
     pending.push(...datum.items)
   }
@@ -380,7 +367,7 @@ function subr(min: number, max: number, run: (ev: Evaluator, args: Datum[]) => D
 }
 
 const quote = special(1, MANY, (_ev, args, name) => {
-  if (args.length > 1) throw new LispSignal(`(wrong-number-of-arguments ${name} ${args.length})`)
+  if (args.length > 1) throw new LispSignal(say.wrongNumberOfArguments(name, args.length))
   return args[0]!
 })
 

@@ -10,6 +10,7 @@
  * handlers for compressed, encrypted and archive names leave these
  * operations to the built-in code, so they need nothing special.
  */
+import * as say from '../messages/lisp.ts'
 import {LispRefusal} from './lisp-read.ts'
 
 /** `file-name-handler-alist` entries that change what these functions return: TRAMP and `/:`. */
@@ -17,10 +18,7 @@ const REMOTE = /^\/(?:[^/|:]+:|:)/
 
 /** Refuse a name Emacs would hand to TRAMP or to the `/:` handler. */
 export function checkLocal(name: string): void {
-  if (REMOTE.test(name))
-    throw new LispRefusal(
-      `Emacs hands the file name ${name} to a file-name handler (TRAMP or /:), which passepartout does not evaluate`,
-    )
+  if (REMOTE.test(name)) throw new LispRefusal(say.fileNameHandler(name))
 }
 
 /** `file-name-directory`: up to and including the last slash, or undefined (nil) when there is none. */
@@ -111,16 +109,13 @@ export function expandFileName(
 ): string {
   checkLocal(name)
   checkLocal(directory)
-  if (!defaultDirectory.startsWith('/'))
-    throw new LispRefusal(`the default directory ${defaultDirectory} is not absolute`)
+  if (!defaultDirectory.startsWith('/')) throw new LispRefusal(say.defaultDirectoryRelative(defaultDirectory))
   if (!directory.startsWith('/')) directory = expandFileName(directory, defaultDirectory, defaultDirectory, home)
   let rest = name
   let prefix: string | undefined
   if (name[0] === '~') {
-    if (name.length > 1 && name[1] !== '/')
-      throw new LispRefusal(`${name.split('/')[0]} names a user's home directory, which passepartout does not look up`)
-    if (home === undefined || !home.startsWith('/'))
-      throw new LispRefusal('~ expands to HOME, which is not set to an absolute directory here')
+    if (name.length > 1 && name[1] !== '/') throw new LispRefusal(say.userHomeRefused(name.split('/')[0]!))
+    if (home === undefined || !home.startsWith('/')) throw new LispRefusal(say.homeUnset())
     prefix = home
     rest = name.slice(1)
   } else if (!name.startsWith('/')) prefix = directory

@@ -10,6 +10,7 @@
  * literals, `#s(…)`, dotted pairs, escapes in symbols) is refused
  * (`LispRefusal`), never guessed.
  */
+import * as say from '../messages/lisp.ts'
 import {LispReadError, printFloat, readNumber, readString} from './lisp-atoms.ts'
 
 export type Datum = LispSymbol | LispString | LispInteger | LispFloat | LispList | LispVector
@@ -99,7 +100,7 @@ export function readForm(source: string): Datum {
   let i = 0
   for (;;) {
     i = skipBlanks(source, i)
-    if (i >= source.length) throw new LispSignal('(end-of-file)')
+    if (i >= source.length) throw new LispSignal(say.endOfFile())
     const c = source[i]!
     let datum: Datum
     if (c === '(' || c === '[') {
@@ -123,7 +124,7 @@ export function readForm(source: string): Datum {
       datum = read.datum
       i = read.end
     } else if (c === '?') {
-      throw new LispRefusal('character literals (?x) are not among the syntax passepartout reads')
+      throw new LispRefusal(say.characterLiteralRefused())
     } else {
       const end = tokenEnd(source, i)
       datum = atom(source.slice(i, end))
@@ -145,8 +146,7 @@ export function readForm(source: string): Datum {
 }
 
 function push(open: Frame[], frame: Frame): void {
-  if (open.length >= FORM_NESTING_LIMIT)
-    throw new LispRefusal(`the form nests deeper than ${FORM_NESTING_LIMIT} levels, more than passepartout evaluates`)
+  if (open.length >= FORM_NESTING_LIMIT) throw new LispRefusal(say.nestedTooDeep(FORM_NESTING_LIMIT))
   open.push(frame)
 }
 
@@ -166,9 +166,9 @@ function close(open: Frame[], c: string): Datum {
     open.pop()
     return {type: 'vector', items: top.items}
   }
-  if (top?.kind === 'vector') throw new LispSignal('(invalid-read-syntax ") or . in a vector")')
-  if (top?.kind === 'list') throw new LispSignal('(invalid-read-syntax "] in a list")')
-  throw new LispSignal(`(invalid-read-syntax "${c}")`)
+  if (top?.kind === 'vector') throw new LispSignal(say.closeInVector())
+  if (top?.kind === 'list') throw new LispSignal(say.closeInList())
+  throw new LispSignal(say.unopenedClose(c))
 }
 
 /** Blanks (every character up to space, and no-break space) and `;` comments. */
@@ -202,16 +202,13 @@ function tokenEnd(source: string, start: number): number {
  *             ^^^^^^^^^^^ symbol   ^ not here: strings are read apart
  */
 function atom(token: string): Datum {
-  if (token.includes('\\'))
-    throw new LispRefusal(`the symbol ${token} has a backslash escape, which passepartout does not read`)
-  if (token === '.') throw new LispRefusal('dotted pairs (a . b) are not among the syntax passepartout reads')
-  if (/e\+(?:INF|NaN)$/.test(token) && /^[+-]?[0-9.]/.test(token))
-    throw new LispRefusal(`the float ${token} is not among the numbers passepartout reads`)
+  if (token.includes('\\')) throw new LispRefusal(say.symbolEscapeRefused(token))
+  if (token === '.') throw new LispRefusal(say.dottedPairRefused())
+  if (/e\+(?:INF|NaN)$/.test(token) && /^[+-]?[0-9.]/.test(token)) throw new LispRefusal(say.floatRefused(token))
   const number = readNumber(token)
   if (number?.kind === 'number') {
     if (!number.integer) return {type: 'float', value: number.value}
-    if (!Number.isSafeInteger(number.value))
-      throw new LispRefusal(`the integer ${token} is larger than passepartout computes with exactly`)
+    if (!Number.isSafeInteger(number.value)) throw new LispRefusal(say.integerTooLarge(token))
     return {type: 'integer', value: number.value}
   }
   return symbol(token)
@@ -229,9 +226,9 @@ function stringLiteral(source: string, start: number): {datum: Datum; end: numbe
     read = readString(source, start)
   } catch (error) {
     if (!(error instanceof LispReadError)) throw error
-    if (error.message.startsWith('End of file')) throw new LispSignal('(end-of-file)')
+    if (error.message.startsWith('End of file')) throw new LispSignal(say.endOfFile())
     if (error.message.includes('passepartout')) throw new LispRefusal(error.message)
-    throw new LispSignal(`(error ${printDatum(lispString(error.message))})`)
+    throw new LispSignal(say.readerError(printDatum(lispString(error.message))))
   }
   checkEscapes(source, start + 1, read.end - 1)
   return {datum: lispString(read.value), end: read.end}
@@ -248,9 +245,7 @@ function checkEscapes(source: string, from: number, to: number): void {
     const code = Number.parseInt(escape[1] || escape[2] || unicode || '0', escape[2] === undefined ? 16 : 8)
     const raw = unicode === undefined && code >= 0x80 && code <= 0xff
     if (raw || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) {
-      throw new LispRefusal(
-        `the string escape \\${escape[0]} is a raw byte or not a Unicode character in Emacs; passepartout does not read it`,
-      )
+      throw new LispRefusal(say.rawByteEscape(escape[0]))
     }
   }
 }
@@ -264,17 +259,13 @@ function checkEscapes(source: string, from: number, to: number): void {
 function sharpSyntax(source: string, start: number): {datum: Datum; end: number} {
   const letter = source[start + 1]?.toLowerCase()
   const radix = letter === 'o' ? 8 : letter === 'x' ? 16 : letter === 'b' ? 2 : undefined
-  if (radix === undefined)
-    throw new LispRefusal(`the reader syntax #${source[start + 1] ?? ''} is not among the syntax passepartout reads`)
+  if (radix === undefined) throw new LispRefusal(say.sharpSyntaxRefused(source[start + 1] ?? ''))
   const end = tokenEnd(source, start + 2)
   const digits = source.slice(start + 2, end)
   const valid = {2: /^[+-]?[01]+$/, 8: /^[+-]?[0-7]+$/, 16: /^[+-]?[0-9a-fA-F]+$/}[radix]
-  if (!valid.test(digits)) throw new LispSignal(`(invalid-read-syntax "integer, radix ${radix}")`)
+  if (!valid.test(digits)) throw new LispSignal(say.radixDigits(radix))
   const value = Number.parseInt(digits, radix)
-  if (!Number.isSafeInteger(value))
-    throw new LispRefusal(
-      `the integer #${source[start + 1]}${digits} is larger than passepartout computes with exactly`,
-    )
+  if (!Number.isSafeInteger(value)) throw new LispRefusal(say.integerTooLarge(`#${source[start + 1]}${digits}`))
   return {datum: {type: 'integer', value}, end}
 }
 
