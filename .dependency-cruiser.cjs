@@ -55,6 +55,7 @@ const LAYERS = [
     name: 'model, memory and tools',
     modules: [
       'backends',
+      'database',
       'sessions',
       'schedules',
       'memory',
