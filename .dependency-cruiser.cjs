@@ -57,6 +57,7 @@ const LAYERS = [
     name: 'model, memory and tools',
     modules: [
       'backends',
+      'database',
       'sessions',
       'schedules',
       'memory',
