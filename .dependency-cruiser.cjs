@@ -185,6 +185,17 @@ module.exports = {
       to: {path: '^generated/'},
     },
     {
+      name: 'sdk-in-bench-only',
+      comment:
+        'The agent SDKs, and the openai client the backends once used, are measured beside the core by make bench ' +
+        '(bench/sdk.bench.ts, bench/stream.bench.ts), and installed for it alone (dev dependencies): neither the ' +
+        'core nor the toolchain may import them.',
+      severity: 'error',
+      from: {path: '^(generated|tools)/'},
+      // Resolved, the path in node_modules; not resolved, the name imported.
+      to: {path: '^(node_modules/)?(@openai/agents|@ai-sdk/|ai/|ai$|openai/|openai$)'},
+    },
+    {
       name: 'references-read-definitions',
       comment: "The references read the core's definitions (its tables of settings), nothing else of it.",
       severity: 'error',

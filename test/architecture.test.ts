@@ -94,6 +94,20 @@ const cases: {name: string; files: Record<string, string>; rule: string | undefi
     rule: 'unplaced-orphan',
   },
   {
+    name: 'the core and the toolchain importing the agent SDKs the bench measures',
+    files: {
+      'generated/core/backends.ts': "import {Agent} from '@openai/agents'\nexport const a = Agent\n",
+      'generated/core/reason.ts': "import {generateText} from 'ai'\nexport const r = generateText\n",
+      'tools/tangle/a.ts': "import type {OpenAIProvider} from '@ai-sdk/openai'\nexport type A = OpenAIProvider\n",
+    },
+    rule: 'sdk-in-bench-only',
+  },
+  {
+    name: 'the core importing the openai client, which its backends no longer need',
+    files: {'generated/core/backends.ts': "import OpenAI from 'openai'\nexport const client = OpenAI\n"},
+    rule: 'sdk-in-bench-only',
+  },
+  {
     name: 'the core through passepartout/toolchain, the references reading the settings',
     files: {
       'generated/core/config.ts': "import {inside} from '../../tools/toolchain.ts'\nexport const SETTINGS = inside\n",
