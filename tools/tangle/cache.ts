@@ -47,6 +47,8 @@ export interface CachedDocument {
   targets: CachedTarget[]
   warnings: PlainDiagnostic[]
   meta: Omit<DocumentMeta, 'path'>
+  /** The maps of its code files were written (run-document.ts's `SourceMaps`): a run that writes them needs them. */
+  maps: boolean
 }
 
 /**
@@ -56,7 +58,7 @@ export interface CachedDocument {
 const RACY_MS = 50
 
 /** Changes whenever what the cache holds changes shape. */
-const FORMAT = 5
+const FORMAT = 6
 
 interface CacheFile {
   key: string
@@ -102,6 +104,7 @@ const cacheFileShape = object({
         dependsOn: array(object({kind: literal('id', 'word'), name: string, text: string, position})),
         capabilities: array(object({value: string, position})),
       }),
+      maps: literal(true, false),
     }),
   ),
 })
@@ -158,10 +161,13 @@ export class TangleCache {
     return cache
   }
 
-  /** The cached result for an Org file, if neither it nor any file it wrote changed since. */
-  lookup(orgPath: string): CachedDocument | undefined {
+  /**
+   * The cached result for an Org file, if neither it nor any file it wrote changed since; with MAPS, only if the
+   * maps of its code files were written too (else it is planned again, and the entry stays for runs without).
+   */
+  lookup(orgPath: string, {maps = false} = {}): CachedDocument | undefined {
     const cached = this.documents[orgPath]
-    if (!cached) return undefined
+    if (!cached || (maps && !cached.maps)) return undefined
     const valid =
       sameStamp(stampOf(orgPath), cached.stamp) &&
       cached.targets.every((target) => sameStamp(stampOf(target.path), target.stamp)) &&
@@ -176,14 +182,19 @@ export class TangleCache {
     return cached
   }
 
+  /** Remember what ORG_PATH tangled to, as DOCUMENT says, with the stamps its files have now. */
   record(
     orgPath: string,
-    blockCount: number,
-    targets: Omit<CachedTarget, 'stamp'>[],
-    warnings: readonly Diagnostic[],
-    meta: DocumentMeta,
-    inputs: readonly string[],
+    document: {
+      blockCount: number
+      targets: Omit<CachedTarget, 'stamp'>[]
+      warnings: readonly Diagnostic[]
+      meta: DocumentMeta
+      inputs: readonly string[]
+      maps: boolean
+    },
   ): void {
+    const {blockCount, targets, warnings, meta, inputs, maps} = document
     const stamp = stampOf(orgPath)
     const stamped = targets.map((target) => ({...target, stamp: stampOf(target.path)}))
     if (!stamp || stamped.some((target) => !target.stamp)) return
@@ -200,6 +211,7 @@ export class TangleCache {
       targets: stamped as CachedTarget[],
       warnings: warnings.map(toPlainDiagnostic),
       meta: {ids: meta.ids, dependsOn: meta.dependsOn, capabilities: meta.capabilities},
+      maps,
     }
     this.dirty = true
   }
