@@ -18,7 +18,7 @@ import {
 } from '../diagnostics.ts'
 import {cacheDamaged} from '../messages/io.ts'
 import type {DocumentMeta} from '../org/document-meta.ts'
-import {array, literal, nullable, number, object, record, string} from '../shape.ts'
+import {array, literal, nullable, number, object, optional, record, string} from '../shape.ts'
 import {userStateFolder} from '../project.ts'
 import {processUmask} from './write.ts'
 
@@ -58,7 +58,7 @@ export interface CachedDocument {
 const RACY_MS = 50
 
 /** Changes whenever what the cache holds changes shape. */
-const FORMAT = 6
+const FORMAT = 7
 
 interface CacheFile {
   key: string
@@ -103,6 +103,8 @@ const cacheFileShape = object({
         ids: array(object({id: string, position})),
         dependsOn: array(object({kind: literal('id', 'word'), name: string, text: string, position})),
         capabilities: array(object({value: string, position})),
+        apiVersion: optional(object({value: string, position})),
+        apiVersionFirst: optional(position),
       }),
       maps: literal(true, false),
     }),
@@ -210,7 +212,14 @@ export class TangleCache {
       blockCount,
       targets: stamped as CachedTarget[],
       warnings: warnings.map(toPlainDiagnostic),
-      meta: {ids: meta.ids, dependsOn: meta.dependsOn, capabilities: meta.capabilities},
+      // All it declares, but its path (the key): a check the cache answers for refuses what a planned document's would.
+      meta: {
+        ids: meta.ids,
+        dependsOn: meta.dependsOn,
+        capabilities: meta.capabilities,
+        apiVersion: meta.apiVersion,
+        apiVersionFirst: meta.apiVersionFirst,
+      },
       maps,
     }
     this.dirty = true
