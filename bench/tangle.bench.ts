@@ -46,9 +46,7 @@ const GOALS: [label: string, key: string, goal: number][] = [
 export async function main(args: string[]): Promise<number> {
   const sizes = args.length > 0 ? args.map(Number) : [100, 1000]
   const emacs = spawnSync('emacs', ['--version'], {stdio: 'ignore'}).status === 0
-  console.log(
-    `passepartout tangle benchmark: medians of ${ROUNDS} interleaved rounds; node ${process.version}; ${os.cpus().length} CPUs${emacs ? '' : '; emacs not installed, its column is skipped'}\n`,
-  )
+  console.log(`passepartout tangle benchmark: medians of ${ROUNDS} interleaved rounds; node ${process.version}; ${os.cpus().length} CPUs${emacs ? '' : '; emacs not installed, its column is skipped'}\n`)
   for (const size of sizes) await benchCorpus(size, emacs)
   await benchReader()
   return 0
@@ -59,10 +57,8 @@ async function benchCorpus(size: number, emacs: boolean): Promise<void> {
   const files = writeCorpus(root, size)
   // The same documents outside any project (a folder with no package.json above it), writing beside themselves.
   const loose = fs.mkdtempSync(path.join(os.tmpdir(), `passepartout-bench-loose-${size}-`))
-  for (const file of files)
-    fs.writeFileSync(path.join(loose, path.basename(file)), fs.readFileSync(file, 'utf8').replaceAll('../out/', 'out/'))
-  for (const file of fs.readdirSync(loose))
-    fs.utimesSync(path.join(loose, file), new Date(Date.now() - 60_000), new Date(Date.now() - 60_000))
+  for (const file of files) fs.writeFileSync(path.join(loose, path.basename(file)), fs.readFileSync(file, 'utf8').replaceAll('../out/', 'out/'))
+  for (const file of fs.readdirSync(loose)) fs.utimesSync(path.join(loose, file), new Date(Date.now() - 60_000), new Date(Date.now() - 60_000))
   const bytes = files.reduce((sum, file) => sum + fs.statSync(file).size, 0)
   const out = path.join(root, 'out')
   const clean = () => fs.rmSync(out, {recursive: true, force: true})
@@ -105,9 +101,7 @@ async function benchCorpus(size: number, emacs: boolean): Promise<void> {
   }
   const at = (label: string) => median(series.get(label)!)
   const cpuAt = (label: string) => median(cpuSeries.get(label)!)
-  console.log(
-    `${size} documents (${(bytes / 1e6).toFixed(1)} MB, ${size * 5} blocks into ${size} files; naive scanner output checked identical)`,
-  )
+  console.log(`${size} documents (${(bytes / 1e6).toFixed(1)} MB, ${size * 5} blocks into ${size} files; naive scanner output checked identical)`)
   const rows: [string, string][] = [
     ['passepartout tangle (command), fresh', 'command'],
     ['passepartout tangle, nothing changed', 'unchanged'],
@@ -120,9 +114,7 @@ async function benchCorpus(size: number, emacs: boolean): Promise<void> {
   for (const [label, key] of rows) {
     const ms = at(key)
     const rate = ((size / ms) * 1000).toFixed(0).padStart(7)
-    console.log(
-      `  ${label.padEnd(46)} ${ms.toFixed(0).padStart(7)} ms  ${rate} documents/s   CPU ${cpuAt(key).toFixed(0).padStart(6)} ms`,
-    )
+    console.log(`  ${label.padEnd(46)} ${ms.toFixed(0).padStart(7)} ms  ${rate} documents/s   CPU ${cpuAt(key).toFixed(0).padStart(6)} ms`)
   }
   const emacsLabel = 'Emacs org-babel-tangle-file (one batch, once)'
   if (emacsMs !== undefined) console.log(`  ${emacsLabel.padEnd(46)} ${emacsMs.toFixed(0).padStart(7)} ms`)
@@ -130,19 +122,13 @@ async function benchCorpus(size: number, emacs: boolean): Promise<void> {
     const against = (figure: (key: string) => number, unit: string) =>
       `${figure(key).toFixed(0)} against ${figure(ANCHOR).toFixed(0)} ms ${unit}: ${(figure(key) / figure(ANCHOR)).toFixed(2)}x`
     const rounds = series.get(key)!.map((ms, round) => (ms / series.get(ANCHOR)![round]!).toFixed(2))
-    console.log(
-      `  ${label} / naive command (the anchor, this run): ${against(at, 'of wall time')}, ${against(cpuAt, 'of CPU')}; round by round ${rounds.join('/')}    (goal at 1000: within ${goal}x)`,
-    )
+    console.log(`  ${label} / naive command (the anchor, this run): ${against(at, 'of wall time')}, ${against(cpuAt, 'of CPU')}; round by round ${rounds.join('/')}    (goal at 1000: within ${goal}x)`)
   }
   const naive = at(ANCHOR)
-  console.log(
-    `  the same outside an npm project / naive command: ${(at('unchanged outside a project') / naive).toFixed(2)}x`,
-  )
+  console.log(`  the same outside an npm project / naive command: ${(at('unchanged outside a project') / naive).toFixed(2)}x`)
   console.log(`  in process / naive in process: ${(at('in process') / at('naive in process')).toFixed(2)}x`)
   if (emacsMs !== undefined) console.log(`  Emacs / fresh command: ${(emacsMs / at('command')).toFixed(1)}x`)
-  console.log(
-    `  rounds (ms): ${[...series].map(([label, values]) => `${label} ${values.map((v) => v.toFixed(0)).join('/')}`).join('; ')}\n`,
-  )
+  console.log(`  rounds (ms): ${[...series].map(([label, values]) => `${label} ${values.map((v) => v.toFixed(0)).join('/')}`).join('; ')}\n`)
   for (const folder of [root, loose, cacheHome]) fs.rmSync(folder, {recursive: true, force: true})
 }
 
@@ -157,9 +143,7 @@ function checkNaiveAgrees(root: string, files: string[]): void {
   fs.rmSync(out, {recursive: true, force: true})
   const differing = [...new Set([...naive.keys(), ...ours.keys()])].filter((name) => naive.get(name) !== ours.get(name))
   if (naive.size !== files.length || differing.length > 0) {
-    throw new Error(
-      `the naive scanner wrote ${naive.size} files for ${files.length} documents, ${differing.length} of them not as passepartout does (first: ${differing[0]})`,
-    )
+    throw new Error(`the naive scanner wrote ${naive.size} files for ${files.length} documents, ${differing.length} of them not as passepartout does (first: ${differing[0]})`)
   }
 }
 
@@ -180,12 +164,8 @@ async function benchReader(): Promise<void> {
     floor.push(time(() => text.split('\n').filter((line) => line.startsWith('#+begin_src')).length))
   }
   console.log(`reader on one ${megabytes.toFixed(1)} MB document`)
-  console.log(
-    `  passepartout reader (readOrg)             ${median(reader).toFixed(0).padStart(7)} ms  ${(megabytes / (median(reader) / 1000)).toFixed(0).padStart(7)} MB/s    (goal: at least 100 MB/s)`,
-  )
-  console.log(
-    `  line split and match (floor)              ${median(floor).toFixed(0).padStart(7)} ms  ${(megabytes / (median(floor) / 1000)).toFixed(0).padStart(7)} MB/s`,
-  )
+  console.log(`  passepartout reader (readOrg)             ${median(reader).toFixed(0).padStart(7)} ms  ${(megabytes / (median(reader) / 1000)).toFixed(0).padStart(7)} MB/s    (goal: at least 100 MB/s)`)
+  console.log(`  line split and match (floor)              ${median(floor).toFixed(0).padStart(7)} ms  ${(megabytes / (median(floor) / 1000)).toFixed(0).padStart(7)} MB/s`)
 }
 
 /**
@@ -194,11 +174,7 @@ async function benchReader(): Promise<void> {
  */
 export function skillDocument(n: number): string {
   const byKeyword = n % 2 === 1
-  const lines = [
-    `#+TITLE: Skill ${n}`,
-    `#+DEPENDS_ON: skill-${Math.max(0, n - 1)} id:core-${n % 7}`,
-    '#+DEPENDS_ON: policy',
-  ]
+  const lines = [`#+TITLE: Skill ${n}`, `#+DEPENDS_ON: skill-${Math.max(0, n - 1)} id:core-${n % 7}`, '#+DEPENDS_ON: policy']
   if (byKeyword) lines.push(`#+PROPERTY: header-args:typescript :tangle ../out/skill-${n}.ts :mkdirp yes`)
   lines.push('')
   const sections = ['Intent', 'Contract', 'Implementation', 'Gate', 'Test Suite']
@@ -206,17 +182,9 @@ export function skillDocument(n: number): string {
     lines.push(`* ${section}`, ':PROPERTIES:', `:ID: skill-${n}-${s}`)
     if (!byKeyword) lines.push(`:header-args:typescript: :tangle ../out/skill-${n}.ts :mkdirp yes`)
     lines.push(':END:')
-    for (let p = 0; p < 10; p++)
-      lines.push(`Prose line ${p} about ${section.toLowerCase()} of skill ${n}, explaining why the code below exists.`)
+    for (let p = 0; p < 10; p++) lines.push(`Prose line ${p} about ${section.toLowerCase()} of skill ${n}, explaining why the code below exists.`)
     lines.push('', '#+begin_src typescript')
-    for (let k = 0; k < 20; k++)
-      lines.push(
-        k === 0
-          ? `export function step${s}_${n}(input: string): string {`
-          : k === 19
-            ? '}'
-            : `  const v${k} = input.length + ${k} // ${section}`,
-      )
+    for (let k = 0; k < 20; k++) lines.push(k === 0 ? `export function step${s}_${n}(input: string): string {` : k === 19 ? '}' : `  const v${k} = input.length + ${k} // ${section}`)
     lines.push('#+end_src', '')
   })
   return `${lines.join('\n')}\n`
@@ -243,9 +211,7 @@ function writeCorpus(root: string, size: number): string[] {
 function naiveCommand(files: string[]): void {
   const list = path.join(os.tmpdir(), `passepartout-bench-files-${process.pid}.json`)
   fs.writeFileSync(list, JSON.stringify(files))
-  const result = spawnSync(process.execPath, [path.join(repo, 'bench/naive-command.mjs'), list], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  })
+  const result = spawnSync(process.execPath, [path.join(repo, 'bench/naive-command.mjs'), list], {stdio: ['ignore', 'ignore', 'inherit']})
   if (result.status !== 0) throw new Error(`the naive scanner exited with ${result.status}`)
 }
 
@@ -257,23 +223,13 @@ function emacsTangle(files: string[]): void {
     (unless (fboundp 'typescript-mode) (define-derived-mode typescript-mode js-mode "TypeScript"))
     (dolist (file (with-temp-buffer (insert-file-contents "${list}") (split-string (buffer-string) "\\n" t)))
       (org-babel-tangle-file file)))`
-  const result = spawnSync('emacs', ['--batch', '-Q', '--eval', elisp], {
-    env: {...process.env, HOME: home, LC_ALL: 'C.UTF-8'},
-    stdio: 'ignore',
-  })
+  const result = spawnSync('emacs', ['--batch', '-Q', '--eval', elisp], {env: {...process.env, HOME: home, LC_ALL: 'C.UTF-8'}, stdio: 'ignore'})
   if (result.status !== 0) throw new Error(`emacs failed with status ${result.status}`)
 }
 
 function cli(args: string[], cwd: string, env: NodeJS.ProcessEnv): void {
-  const result = spawnSync(path.join(repo, 'bin/passepartout'), args, {
-    cwd,
-    env,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  })
-  if (result.status !== 0)
-    throw new Error(
-      `passepartout ${args.join(' ')} exited with ${result.status} (${result.signal ?? result.error?.message})`,
-    )
+  const result = spawnSync(path.join(repo, 'bin/passepartout'), args, {cwd, env, stdio: ['ignore', 'ignore', 'inherit']})
+  if (result.status !== 0) throw new Error(`passepartout ${args.join(' ')} exited with ${result.status} (${result.signal ?? result.error?.message})`)
 }
 
 /**
