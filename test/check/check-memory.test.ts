@@ -50,7 +50,7 @@ function write(dir: string, file: string, text: string): void {
 async function check(dir: string, options: Partial<CheckerOptions> = {}) {
   const files = listOrgFiles(path.join(dir, 'org'))
   const checker = new ProjectChecker({project: dir, allowOutside: [], warmOnly: false, writtenBefore: () => undefined, tool: 'build-1', ...options})
-  const report = await checker.check(files, () => tangle({files, sourceMaps: true}))
+  const report = await checker.check(files, () => tangle({files, sourceMaps: 'write'}))
   return {remembered: report.remembered, messages: report.diagnostics.map((message) => formatDiagnostic(message, dir))}
 }
 

@@ -279,6 +279,29 @@ describe('source maps', () => {
     expect(mappings('generated/skills/s.ts.map').split(',')).toHaveLength(1)
   })
 
+  it('are not made by a plain tangle, which keeps those there right; a check after it writes them', async () => {
+    const text = (above: string) =>
+      org(above, '#+begin_src typescript :tangle ../generated/plain.ts :mkdirp yes', 'export const x = 1', '#+end_src')
+    const dir = project({'org/plain.org': text('')})
+    const document = path.join(dir, 'org/plain.org')
+    // Written long enough ago for the tangle cache to trust its stamp (cache.ts).
+    const settle = () => fs.utimesSync(document, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000))
+    settle()
+    const map = sourceMapPath(sourceMapsFolder(dir), dir, path.join(dir, 'generated/plain.ts'))!
+    await new ProjectSession({project: dir}).tangle([document])
+    expect(fs.existsSync(path.join(dir, 'generated/plain.ts'))).toBe(true)
+    expect(fs.existsSync(map)).toBe(false)
+    // The check finds the document in the tangle cache, which says its map was not written: it is planned again.
+    await check(dir)
+    const mappings = () => JSON.parse(fs.readFileSync(map, 'utf8')).mappings
+    expect(mappings()).toBe('AAEA')
+    // A tangle that plans the document again rewrites the map that is there: the block moved two lines down.
+    fs.writeFileSync(document, text('Three lines\nabove\nit.'))
+    settle()
+    await new ProjectSession({project: dir}).tangle([document])
+    expect(mappings()).toBe('AAIA')
+  })
+
   it("are kept in the user's cache for a project without node_modules/", async () => {
     const dir = project({
       'org/skills/s.org': org(

@@ -305,6 +305,24 @@ describe('the skill API a document needs (#+PASSEPARTOUT:)', () => {
     expect(checked.diagnostics.map((message) => formatDiagnostic(message, dir))).toEqual(refusal)
   })
 
+  it('refuses it again in a check the tangle cache answers for it: the cache keeps the version a document needs', async () => {
+    vi.stubEnv('PASSEPARTOUT_BUILD', 'build-1')
+    const dir = project({'node_modules/.keep': '', 'org/skills/needs.org': needing(String(API_VERSION + 1))})
+    const file = path.join(dir, 'org/skills/needs.org')
+    // A file changed within the clock tick of now is not trusted by the tangle cache (cache.ts).
+    await olderThan(file, 100)
+    const check = async () => {
+      const report = await new ProjectSession({project: dir}).check([file])
+      return [report.tangle.documents[0]!.cached, ...report.diagnostics.map((message) => message.ruleId)]
+    }
+    try {
+      expect(await check()).toEqual([false, 'skill/api-version'])
+      expect(await check()).toEqual([true, 'skill/api-version'])
+    } finally {
+      vi.unstubAllEnvs()
+    }
+  })
+
   it.each([
     ['the same', '1', '1'],
     ['another', '2', '1'],

@@ -20,6 +20,7 @@ import {SandboxVerdicts} from '../check/sandbox-verdicts.ts'
 import {isInside, listOrgFiles, skillsFolder} from '../project.ts'
 import {TangleCache} from '../tangle/cache.ts'
 import {DiskView} from '../tangle/disk.ts'
+import type {SourceMaps} from '../tangle/run-document.ts'
 import type {DocumentPlan} from '../tangle/tangle-document.ts'
 import {type Replaced, type TangleReport, tangle} from '../tangle/tangle.ts'
 import {hashOf, WrittenFiles} from '../tangle/written.ts'
@@ -91,9 +92,12 @@ export class ProjectSession {
     return org && fs.existsSync(org) ? listOrgFiles(org) : []
   }
 
-  /** Tangle FILES (Org documents): write what they tangle to, as `passepartout tangle` does. */
+  /**
+   * Tangle FILES (Org documents): write what they tangle to, as `passepartout tangle` does. The source maps there
+   * are kept right and none is made: they serve the commands that run or check the code, which write them.
+   */
   tangle(files: readonly string[], request: RunRequest = {}): Promise<TangleReport> {
-    return this.tangleFiles(files, {cache: true, ...request})
+    return this.tangleFiles(files, {cache: true, maps: 'update', ...request})
   }
 
   /** Tangle FILES and check the whole program their TypeScript files make (types, the document graph, sandbox rules). */
@@ -301,13 +305,13 @@ export class ProjectSession {
   /** Tangle FILES, keeping the plans of skill documents for the core. */
   private async tangleFiles(
     files: readonly string[],
-    request: {cache: boolean; replaced?: Map<string, Replaced>} & RunRequest,
+    request: {cache: boolean; replaced?: Map<string, Replaced>; maps?: SourceMaps} & RunRequest,
   ): Promise<TangleReport> {
     const report = await tangle({
       files: [...files],
       allowOutside: this.allowOutside,
       cache: request.cache ? this.cache : undefined,
-      sourceMaps: true,
+      sourceMaps: request.maps ?? 'write',
       written: this.written,
       prune: request.prune,
       folders: request.folders,

@@ -18,7 +18,7 @@ import {
 } from '../diagnostics.ts'
 import {cacheDamaged} from '../messages/io.ts'
 import type {DocumentMeta} from '../org/document-meta.ts'
-import {array, literal, nullable, number, object, record, string} from '../shape.ts'
+import {array, literal, nullable, number, object, optional, record, string} from '../shape.ts'
 import {userStateFolder} from '../project.ts'
 import {processUmask} from './write.ts'
 
@@ -47,6 +47,8 @@ export interface CachedDocument {
   targets: CachedTarget[]
   warnings: PlainDiagnostic[]
   meta: Omit<DocumentMeta, 'path'>
+  /** The maps of its code files were written (run-document.ts's `SourceMaps`): a run that writes them needs them. */
+  maps: boolean
 }
 
 /**
@@ -56,7 +58,7 @@ export interface CachedDocument {
 const RACY_MS = 50
 
 /** Changes whenever what the cache holds changes shape. */
-const FORMAT = 5
+const FORMAT = 7
 
 interface CacheFile {
   key: string
@@ -101,7 +103,10 @@ const cacheFileShape = object({
         ids: array(object({id: string, position})),
         dependsOn: array(object({kind: literal('id', 'word'), name: string, text: string, position})),
         capabilities: array(object({value: string, position})),
+        apiVersion: optional(object({value: string, position})),
+        apiVersionFirst: optional(position),
       }),
+      maps: literal(true, false),
     }),
   ),
 })
@@ -158,10 +163,13 @@ export class TangleCache {
     return cache
   }
 
-  /** The cached result for an Org file, if neither it nor any file it wrote changed since. */
-  lookup(orgPath: string): CachedDocument | undefined {
+  /**
+   * The cached result for an Org file, if neither it nor any file it wrote changed since; with MAPS, only if the
+   * maps of its code files were written too (else it is planned again, and the entry stays for runs without).
+   */
+  lookup(orgPath: string, {maps = false} = {}): CachedDocument | undefined {
     const cached = this.documents[orgPath]
-    if (!cached) return undefined
+    if (!cached || (maps && !cached.maps)) return undefined
     const valid =
       sameStamp(stampOf(orgPath), cached.stamp) &&
       cached.targets.every((target) => sameStamp(stampOf(target.path), target.stamp)) &&
@@ -176,14 +184,19 @@ export class TangleCache {
     return cached
   }
 
+  /** Remember what ORG_PATH tangled to, as DOCUMENT says, with the stamps its files have now. */
   record(
     orgPath: string,
-    blockCount: number,
-    targets: Omit<CachedTarget, 'stamp'>[],
-    warnings: readonly Diagnostic[],
-    meta: DocumentMeta,
-    inputs: readonly string[],
+    document: {
+      blockCount: number
+      targets: Omit<CachedTarget, 'stamp'>[]
+      warnings: readonly Diagnostic[]
+      meta: DocumentMeta
+      inputs: readonly string[]
+      maps: boolean
+    },
   ): void {
+    const {blockCount, targets, warnings, meta, inputs, maps} = document
     const stamp = stampOf(orgPath)
     const stamped = targets.map((target) => ({...target, stamp: stampOf(target.path)}))
     if (!stamp || stamped.some((target) => !target.stamp)) return
@@ -199,7 +212,15 @@ export class TangleCache {
       blockCount,
       targets: stamped as CachedTarget[],
       warnings: warnings.map(toPlainDiagnostic),
-      meta: {ids: meta.ids, dependsOn: meta.dependsOn, capabilities: meta.capabilities},
+      // All it declares, but its path (the key): a check the cache answers for refuses what a planned document's would.
+      meta: {
+        ids: meta.ids,
+        dependsOn: meta.dependsOn,
+        capabilities: meta.capabilities,
+        apiVersion: meta.apiVersion,
+        apiVersionFirst: meta.apiVersionFirst,
+      },
+      maps,
     }
     this.dirty = true
   }

@@ -36,9 +36,17 @@ export interface PlannedDocument {
 export interface RunOptions {
   /** Folders outside the project (or outside the Org file's folder) where targets may go; `/` allows everywhere. */
   allowOutside: readonly string[]
-  /** Write the source maps of the code the project's documents write. */
-  sourceMaps: boolean
+  /** What becomes of the source maps of the code the project's documents write (`SourceMaps`). */
+  sourceMaps: SourceMaps
 }
+
+/**
+ * `write`: every code file's map is written. `update`: only the maps already there are written again, so that none
+ * says what an older version of its document said, and no new one is made (`passepartout tangle`: a map serves the
+ * commands that run the code, and making one file more for each code file doubled the files a fresh tangle
+ * creates, where creating a file is most of its time). `none`: no map is touched.
+ */
+export type SourceMaps = 'write' | 'update' | 'none'
 
 /** Plan the Org file FILE for a run. */
 export function planForRun(file: string, options: RunOptions, disk: DiskView): PlannedDocument {
@@ -63,7 +71,7 @@ export function planForRun(file: string, options: RunOptions, disk: DiskView): P
     })),
   }
   if (refuseSkillTargets(planned, disk)) return planned
-  if (options.sourceMaps) writeSourceMaps(plan, disk)
+  if (options.sourceMaps !== 'none') writeSourceMaps(plan, disk, options.sourceMaps)
   return planned
 }
 
@@ -122,15 +130,16 @@ function refuseSkillTargets(document: PlannedDocument, disk: DiskView): boolean 
  * The maps of PLAN's code targets, beside nothing Emacs writes. A test file's by token, so that the caret vitest
  * puts under a failure lands on its Org column (the compiler's map composes with it token by token); the rest by
  * line, the Org line being what a stack trace needs: by token, the code of a thousand skill documents took 200 ms
- * more (and nine times the bytes) where by line it takes 40.
+ * more (and nine times the bytes) where by line it takes 40. HOW says whether a map not there yet is made (`SourceMaps`).
  */
-function writeSourceMaps(plan: DocumentPlan, disk: DiskView): void {
+function writeSourceMaps(plan: DocumentPlan, disk: DiskView, how: 'write' | 'update'): void {
   const project = disk.projectRoot(path.dirname(plan.path))
   if (!project) return
   const maps = sourceMapsFolder(project)
   for (const target of plan.targets) {
     const file = sourceMapPath(maps, project, target.path)
-    if (!file) continue
+    // Whether a map is there comes from one listing of its folder a run, not from a system call per map.
+    if (!file || (how === 'update' && !disk.entryOf(file))) continue
     try {
       const precision = isTestFile(target.path) ? 'token' : 'line'
       writeSourceMap(file, JSON.stringify(sourceMapOf(target.path, target.lines, plan.path, precision)))

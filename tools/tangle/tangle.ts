@@ -13,7 +13,7 @@ import type {DocumentMeta} from '../org/document-meta.ts'
 import {type CachedDocument, cachedWarnings, type TangleCache} from './cache.ts'
 import {DiskView} from './disk.ts'
 import {journalFolder, journalPath, recoverJournals} from './journal.ts'
-import type {PlannedDocument} from './run-document.ts'
+import type {PlannedDocument, SourceMaps} from './run-document.ts'
 import type {DocumentPlan} from './tangle-document.ts'
 import {type PrunedFile, settleOrphans} from './orphans.ts'
 import {type DocumentWriteResult, preview, type WriteStatus, WriteRun, type WriteTarget} from './write.ts'
@@ -28,8 +28,11 @@ export interface TangleOptions {
   dryRun?: boolean
   /** Reuse the results of documents that did not change since the last run. */
   cache?: TangleCache
-  /** Write the source maps of the code the project's documents write (source-map.ts). */
-  sourceMaps?: boolean
+  /**
+   * Write the source maps of the code the project's documents write (source-map.ts), or only update those there
+   * (`SourceMaps`); none when not said. A document the cache holds without its maps is planned again for `write`.
+   */
+  sourceMaps?: SourceMaps
   /**
    * Keep the plan (every generated line with its Org origin) of the documents this says yes to, in the report:
    * a plan is otherwise dropped once its files are staged (a thousand plans kept to the end cost a tenth of a
@@ -112,15 +115,16 @@ export async function tangle(options: TangleOptions): Promise<TangleReport> {
     if (!run) runs.set(project, (run = new WriteRun(journalPath(journalFolder(project)), disk)))
     return run
   }
+  const sourceMaps = options.sourceMaps ?? 'none'
   const documents: DocumentOutcome[] = new Array(options.files.length)
   const toPlan: number[] = []
   options.files.forEach((file, index) => {
-    const cached = options.cache?.lookup(file)
+    const cached = options.cache?.lookup(file, {maps: sourceMaps === 'write'})
     if (cached) documents[index] = fromCache(file, cached)
     else toPlan.push(index)
   })
   if (!options.dryRun) for (const index of toPlan) runOf(options.files[index]!).expect(toPlan.length)
-  const runOptions = {allowOutside: options.allowOutside ?? [], sourceMaps: options.sourceMaps === true}
+  const runOptions = {allowOutside: options.allowOutside ?? [], sourceMaps}
   // The reader and the planner are loaded only when a document must be read: a run the cache answers does without.
   const {planForRun} = toPlan.length > 0 ? await import('./run-document.ts') : {planForRun: undefined}
   for (const index of toPlan) {
@@ -142,7 +146,7 @@ export async function tangle(options: TangleOptions): Promise<TangleReport> {
     for (const [document, result] of await run.commit(conflicting)) results.set(document, result)
   for (const document of documents) {
     const result = results.get(document.path)
-    if (result && !document.failed) settle(document, result, options.cache)
+    if (result && !document.failed) settle(document, result, options.cache, sourceMaps === 'write')
   }
   options.cache?.save()
   const orphans = options.written
@@ -275,8 +279,16 @@ function refuseSharedTargets(
   return refused
 }
 
-/** Record what DOCUMENT's writing came to: the status of each target and the cache entry, or the error. */
-function settle(document: DocumentOutcome, result: DocumentWriteResult, cache: TangleCache | undefined): void {
+/**
+ * Record what DOCUMENT's writing came to: the status of each target and the cache entry (MAPS: its code files' maps
+ * were written), or the error.
+ */
+function settle(
+  document: DocumentOutcome,
+  result: DocumentWriteResult,
+  cache: TangleCache | undefined,
+  maps: boolean,
+): void {
   if ('error' in result) {
     const target = result.error.target
     document.diagnostics.push(
@@ -298,7 +310,14 @@ function settle(document: DocumentOutcome, result: DocumentWriteResult, cache: T
     lineCount: t.lineCount,
   }))
   if (document.meta)
-    cache?.record(document.path, document.blockCount, targets, warnings, document.meta, document.inputs)
+    cache?.record(document.path, {
+      blockCount: document.blockCount,
+      targets,
+      warnings,
+      meta: document.meta,
+      inputs: document.inputs,
+      maps,
+    })
 }
 
 function refuse(document: DocumentOutcome, cache: TangleCache | undefined): void {
