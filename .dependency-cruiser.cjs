@@ -20,6 +20,8 @@ const LAYERS = [
       'skill',
       'schedule-spec',
       'signals',
+      'wire',
+      'proposal-text',
     ],
   },
   {
@@ -85,6 +87,7 @@ const LAYERS = [
       'one-shot',
       'client-commands',
       'chat',
+      'clients',
       'commands',
     ],
   },

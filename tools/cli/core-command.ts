@@ -36,8 +36,10 @@ export async function runCore(invocation: CommandInvocation, context: CommandCon
   const handed = {...invocation, values: {...invocation.values, ...frames}}
   if (COMMANDS[invocation.command].runs !== 'server') {
     if (!(await tangleCore(home, context))) return 1
-    const {launch} = (await import(pathToFileURL(path.join(home, 'bin', 'launch.mjs')).href)) as {launch: Launch}
-    return launch('generated/core/commands.ts', commandLine(handed))
+    const {launchEntry} = (await import(pathToFileURL(path.join(home, 'bin', 'launch.mjs')).href)) as {
+      launchEntry: Launch
+    }
+    return launchEntry('generated/core/commands.ts', commandLine(handed))
   }
   return supervise(home, handed, context)
 }
