@@ -22,6 +22,7 @@ const LAYERS = [
       'signals',
       'wire',
       'proposal-text',
+      'model-choice',
     ],
   },
   {

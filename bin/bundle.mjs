@@ -23,7 +23,8 @@ export async function bundled(entry, options = {}) {
 
 /**
  * The installation has the sources of its entry points: this repository, where tools/ holds the toolchain's
- * TypeScript. The package has none: its bundles were built when it was packed (dist/, by tools/pack/).
+ * TypeScript. The package has none: its bundles were built when it was packed (dist/, by tools/pack/). The
+ * toolchain's TypeScript asks tools/installation.ts (`hasSources`), which looks for the same folder.
  */
 export const hasSources = fs.existsSync(path.join(root, 'tools'))
 
