@@ -20,6 +20,9 @@ const LAYERS = [
       'skill',
       'schedule-spec',
       'signals',
+      'wire',
+      'proposal-text',
+      'model-choice',
     ],
   },
   {
@@ -88,6 +91,7 @@ const LAYERS = [
       'one-shot',
       'client-commands',
       'chat',
+      'clients',
       'commands',
     ],
   },

@@ -62,6 +62,7 @@ bench: $(DEPS)
 	node bin/launch.mjs bench/engine.bench.ts
 	node bin/launch.mjs bench/live.bench.ts
 	node bin/launch.mjs bench/daemon.bench.ts
+	node bin/launch.mjs bench/client.bench.ts
 	node bin/launch.mjs bench/pipeline.bench.ts
 	node bin/launch.mjs bench/stream.bench.ts
 	node bin/launch.mjs bench/turn.bench.ts

@@ -23,23 +23,25 @@ export async function bundled(entry, options = {}) {
 
 /**
  * The installation has the sources of its entry points: this repository, where tools/ holds the toolchain's
- * TypeScript. The package has none: its bundles were built when it was packed (dist/, by tools/pack/).
+ * TypeScript. The package has none: its bundles were built when it was packed (dist/, by tools/pack/). The
+ * toolchain's TypeScript asks tools/installation.ts (`hasSources`), which looks for the same folder.
  */
 export const hasSources = fs.existsSync(path.join(root, 'tools'))
 
-/** The folder ENTRY's bundle goes in, named by ENTRY's path from ROOT: `tools__cli__main`. */
-export function bundleName(entry, {selfContained = false} = {}) {
-  return path.relative(root, entry).replace(/[\\/]/g, '__').replace(/\.ts$/, '') + (selfContained ? '.self-contained' : '')
+/** The folder ENTRY's bundle goes in, named by ENTRY's path from ROOT and how it is built: `tools__cli__main`. */
+export function bundleName(entry, {selfContained = false, lean = false} = {}) {
+  const kind = selfContained ? '.self-contained' : lean ? '.lean' : ''
+  return path.relative(root, entry).replace(/[\\/]/g, '__').replace(/\.ts$/, '') + kind
 }
 
 /**
  * The bundle of ENTRY: in an installation without sources, the one in dist/ (its build named in dist/build.json);
  * in this repository a folder per build (named by the time it was built), so that a process still loading chunks
  * of an older build keeps finding them; the manifest names the current one. Builds older than a day are removed.
- * With `selfContained`, the packages it imports are bundled in as well.
+ * With `selfContained`, the packages it imports are bundled in as well; `lean` is said at `buildBundle`.
  */
-export async function ensureBundle(entry, {selfContained = false} = {}) {
-  const name = bundleName(entry, {selfContained})
+export async function ensureBundle(entry, {selfContained = false, lean = false} = {}) {
+  const name = bundleName(entry, {selfContained, lean})
   if (!hasSources) return prebuiltBundle(name)
   const cache = path.join(root, 'node_modules', '.cache', 'passepartout')
   const manifestPath = path.join(cache, `${name}.inputs.json`)
@@ -47,7 +49,7 @@ export async function ensureBundle(entry, {selfContained = false} = {}) {
   if (fresh) return {build: fresh.build, main: path.join(cache, name, fresh.build, 'main.mjs')}
   const build = `${Date.now()}-${process.pid}`
   const outdir = path.join(cache, name, build)
-  const {esbuild, inputs: read} = await buildBundle(entry, outdir, {selfContained})
+  const {esbuild, inputs: read} = await buildBundle(entry, outdir, {selfContained, lean})
   // A package's files count too when they are bundled: an upgrade rebuilds. So does this file: how it bundles.
   const files = [...read, BUNDLER]
   const inputs = Object.fromEntries(files.map((input) => [input, fs.statSync(path.join(root, input)).mtimeMs]))
@@ -61,8 +63,14 @@ export async function ensureBundle(entry, {selfContained = false} = {}) {
  * Bundle ENTRY into OUTDIR (main.mjs and its chunks), as every bundle of this repository is made: for its cache,
  * and for dist/ when it is packed. Its esbuild's version, and the files it read (relative to ROOT; the required
  * packages, which are not files, left out).
+ *
+ * A `lean` bundle is what a short command loads of ENTRY (the clients' entry of the core's commands): main.mjs
+ * alone, its packages in it, and of this repository's modules only what ENTRY uses: they are free of side effects
+ * at import (nothing runs at import but the definitions), so esbuild leaves out a module of which nothing is used.
+ * Chunks would not do: a module loads with every chunk its own imports reach, used or not. The metafile is returned
+ * too: test/client-bundle.test.ts reads what the clients' bundle holds from it.
  */
-export async function buildBundle(entry, outdir, {selfContained = false} = {}) {
+export async function buildBundle(entry, outdir, {selfContained = false, lean = false} = {}) {
   const esbuild = await import('esbuild')
   const result = await esbuild.build({
     entryPoints: {main: entry},
@@ -70,25 +78,27 @@ export async function buildBundle(entry, outdir, {selfContained = false} = {}) {
     outExtension: {'.js': '.mjs'},
     chunkNames: 'chunk-[hash]',
     bundle: true,
-    splitting: true,
+    splitting: !lean,
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    packages: selfContained ? 'bundle' : 'external',
+    packages: selfContained || lean ? 'bundle' : 'external',
     // Packages are found as Node finds them in this process (bin/passepartout): by the path of node_modules as
     // written when it links to a folder of another name, where a package's dependencies are found only so.
     preserveSymlinks: process.execArgv.includes('--preserve-symlinks'),
     // The toolchain's public module, as the core imports it, is this repository's TypeScript: bundled, not a package.
     alias: {'passepartout/toolchain': './tools/toolchain.ts'},
-    ...(selfContained ? {} : REQUIRED_PACKAGES),
+    ...(selfContained || lean ? {} : REQUIRED_PACKAGES),
+    // Lean, its whitespace and syntax minified (not its names): less for Node to read and compile at each command.
+    ...(lean ? {plugins: [LEAN], minifyWhitespace: true, minifySyntax: true} : {}),
     // A self-contained bundle is mostly packages: its map goes beside it (Node parses an inline map at load: 100 ms).
-    sourcemap: selfContained ? 'linked' : 'inline',
+    sourcemap: selfContained || lean ? 'linked' : 'inline',
     metafile: true,
     logLevel: 'error',
     absWorkingDir: root,
   })
   const inputs = Object.keys(result.metafile.inputs).filter((input) => !input.startsWith(`${REQUIRED_NAMESPACE}:`))
-  return {esbuild: esbuild.version, inputs}
+  return {esbuild: esbuild.version, inputs, metafile: result.metafile}
 }
 
 /**
@@ -120,7 +130,9 @@ const REQUIRED = ['ts-morph']
 /** Where those modules are, for esbuild: they are not files (nor inputs). */
 const REQUIRED_NAMESPACE = 'required'
 const REQUIRED_PACKAGES = {
-  banner: {js: "import {createRequire as createRequireOfBundle} from 'node:module'\nconst require = createRequireOfBundle(import.meta.url)"},
+  banner: {
+    js: "import {createRequire as createRequireOfBundle} from 'node:module'\nconst require = createRequireOfBundle(import.meta.url)",
+  },
   plugins: [
     {
       name: 'required-packages',
@@ -139,6 +151,34 @@ const REQUIRED_PACKAGES = {
 }
 
 /**
+ * What makes a bundle lean (`buildBundle`): this repository's modules, the toolchain's public module among them, are
+ * marked free of side effects, as `"sideEffects": false` in a package.json would mark a package's; the packages keep
+ * what their own package.json says.
+ */
+const LEAN = {
+  name: 'lean',
+  setup(build) {
+    build.onResolve(
+      {filter: /^(\.|passepartout\/toolchain$)/},
+      async ({path: imported, kind, resolveDir, importer, pluginData}) => {
+        if (pluginData === LEAN || kind === 'entry-point') return undefined
+        const toolchain = imported === 'passepartout/toolchain'
+        const resolved = await build.resolve(toolchain ? './tools/toolchain.ts' : imported, {
+          kind,
+          resolveDir: toolchain ? root : resolveDir,
+          importer,
+          pluginData: LEAN,
+        })
+        const ours = !path.relative(root, resolved.path).split(path.sep).includes('node_modules')
+        return resolved.errors.length > 0 || resolved.external || !ours
+          ? undefined
+          : {path: resolved.path, sideEffects: false}
+      },
+    )
+  },
+}
+
+/**
  * Stop esbuild's service, when this process loaded esbuild (a build, or the core compiling a skill): the service is a
  * process that otherwise stays, idle, as long as this one (measured here: 36 MB beside the supervisor of `passepartout
  * run` once it had built the command line, 423 MB beside its core once that had built the skill host's bundle). The
@@ -153,7 +193,8 @@ export async function stopEsbuild() {
 function removeOldBuilds(folder, current) {
   const dayAgo = Date.now() - 24 * 3600 * 1000
   for (const entry of fs.readdirSync(folder)) {
-    if (entry !== current && Number.parseInt(entry, 10) < dayAgo) fs.rmSync(path.join(folder, entry), {recursive: true, force: true})
+    if (entry !== current && Number.parseInt(entry, 10) < dayAgo)
+      fs.rmSync(path.join(folder, entry), {recursive: true, force: true})
   }
 }
 
@@ -176,4 +217,3 @@ function readFreshManifest(manifestPath) {
   }
   return manifest
 }
-

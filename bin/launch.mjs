@@ -32,30 +32,70 @@ export function releaseEarlyStops() {
   process.off('SIGTERM', stopBeforeStart)
 }
 
+/** The clients' entry (org/core/commands.org): what a command a client of the running core runs loads, alone. */
+const CLIENTS = 'generated/core/clients.ts'
+/** What the clients' entry returns for a command that needs the whole core (its OWN_CORE). */
+const OWN_CORE = 'own-core'
+
 /**
- * Run ENTRY's main(ARGS); its exit status. Dependencies that are not there, or that Node cannot find, are one
- * line saying what to run, never a stack trace: a package missing from node_modules is said before anything
- * loads, and a module Node cannot find while the command loads or runs is said as it is found missing.
+ * Run the command line ARGS (bin/passepartout); its exit status. Which entry runs it is decided first, by the
+ * command table (command-line.ts, `entryOf`), before anything is read or written: a command a client of the running
+ * core runs loads the clients' entry alone (its bundle holds the client, its protocol and its printing, none of
+ * the core: a client costs little more than Node's own start), any other the command line's (tools/cli/main.ts),
+ * which tangles the core before it runs a core of its own. A client that does its work without a core when none
+ * runs (`ask` with no core) is told so by the clients' entry before it did anything, and then runs from the
+ * command line's. A checkout that has not tangled the core yet has no clients' entry: the command line's tangles it.
  */
-export async function launch(entry, args) {
+export async function launchCommandLine(args) {
+  return launch(async () => {
+    const {entryOf} = await import(pathToFileURL((await ensureBundle(COMMAND_LINE, {lean: true})).main).href)
+    if (entryOf(args) === 'clients' && (!hasSources || fs.existsSync(path.join(root, CLIENTS)))) {
+      const status = await runBundle(CLIENTS, args, {lean: true})
+      if (status !== OWN_CORE) return status
+    }
+    return runBundle('tools/cli/main.ts', args)
+  })
+}
+
+/** The module that reads a command line by the table. */
+const COMMAND_LINE = path.join(root, 'tools', 'cli', 'command-line.ts')
+
+/** Run ENTRY's main(ARGS); its exit status (`launch` says what it says when that cannot load). */
+export async function launchEntry(entry, args) {
+  return launch(() => runBundle(entry, args))
+}
+
+/**
+ * RUN's exit status. Dependencies that are not there, or that Node cannot find, are one line saying what to run,
+ * never a stack trace: a package missing from node_modules is said before anything loads, and a module Node
+ * cannot find while the command loads or runs is said as it is found missing.
+ */
+async function launch(run) {
   const missing = missingDependency()
   if (missing) return cannotLoad(`the dependencies are not installed (there is no node_modules/${missing})`)
-  process.setSourceMapsEnabled(true)
   // Bundled code cannot find the repository from its own location: tell it.
   process.env.PASSEPARTOUT_HOME = root
   try {
-    const {build, main} = await ensureBundle(path.resolve(root, entry))
-    // Nothing else builds yet: a build's esbuild service would stay as long as this process (stopEsbuild says why).
-    await stopEsbuild()
-    // Caches of results are valid for one build of the tools only.
-    process.env.PASSEPARTOUT_BUILD = build
-    const module = await import(pathToFileURL(main).href)
-    return (await module.main(args)) ?? 0
+    return await run()
   } catch (error) {
     if (error?.code === 'PASSEPARTOUT_NOT_BUILT') return cannotLoad(error.message)
     if (!['MODULE_NOT_FOUND', 'ERR_MODULE_NOT_FOUND'].includes(error?.code)) throw error
     return cannotLoad(`a dependency cannot be found: ${String(error.message).split('\n')[0]}`)
   }
+}
+
+/** main(ARGS) of ENTRY's bundle (built first when any of its inputs changed, `lean` as bundle.mjs says). */
+async function runBundle(entry, args, {lean = false} = {}) {
+  const {build, main} = await ensureBundle(path.resolve(root, entry), {lean})
+  // Nothing else builds yet: a build's esbuild service would stay as long as this process (stopEsbuild says why).
+  await stopEsbuild()
+  // Caches of results are valid for one build of the tools only.
+  process.env.PASSEPARTOUT_BUILD = build
+  // Node reads a bundle's map as it loads it once maps are on: a lean bundle's command prints no stack (its failure
+  // is one line), and its map stays beside it for a person to read one by.
+  if (!lean) process.setSourceMapsEnabled(true)
+  const module = await import(pathToFileURL(main).href)
+  return (await module.main(args)) ?? 0
 }
 
 /**
@@ -67,7 +107,8 @@ function missingDependency() {
   const {dependencies = {}} = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'))
   const folders = []
   for (let folder = root; folders.at(-1) !== folder; folder = path.dirname(folder)) folders.push(folder)
-  const found = (name) => folders.some((folder) => fs.existsSync(path.join(folder, 'node_modules', name, 'package.json')))
+  const found = (name) =>
+    folders.some((folder) => fs.existsSync(path.join(folder, 'node_modules', name, 'package.json')))
   return Object.keys(dependencies).find((name) => !found(name))
 }
 
@@ -135,5 +176,5 @@ export async function handOver(program, args) {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === fs.realpathSync(process.argv[1])) {
   const [entry, ...args] = process.argv.slice(2)
-  process.exitCode = await launch(entry, args)
+  process.exitCode = await launchEntry(entry, args)
 }

@@ -6,7 +6,7 @@
  */
 import {describe, expect, it} from 'vitest'
 import {type CommandName, COMMANDS, commandsRunBy, type OptionName, OPTIONS} from '../tools/cli/command-table.ts'
-import {type CommandInvocation, commandLine, parseCommandLine} from '../tools/cli/command-line.ts'
+import {type CommandInvocation, commandLine, entryOf, parseCommandLine} from '../tools/cli/command-line.ts'
 import {TOOLCHAIN} from '../tools/cli/main.ts'
 import {commandUsage, USAGE, UsageError} from '../tools/cli/usage.ts'
 
@@ -17,7 +17,10 @@ const options = (Object.keys(OPTIONS) as OptionName[]).filter((name) => !('every
 const OPERANDS: Record<CommandName, string[]> = Object.fromEntries(
   commands.map((name) => {
     const kind = COMMANDS[name].operands.kind
-    const given = {text: ['-x', 'hello'], 'approval-id': ['0123abcd4567'], skill: ['scribe']} as Record<string, string[]>
+    const given = {text: ['-x', 'hello'], 'approval-id': ['0123abcd4567'], skill: ['scribe']} as Record<
+      string,
+      string[]
+    >
     return [name, given[kind] ?? []]
   }),
 ) as Record<CommandName, string[]>
@@ -108,5 +111,19 @@ describe('the command table', () => {
     expect(refusal(['doctor', 'now'])).toBe(`unexpected argument "now": ${settings}`)
     expect(refusal(['help', 'nope'])).toBe("unknown command 'nope'")
     expect(parseCommandLine(['check', '--help'])).toMatchObject({kind: 'command', command: 'help', operands: ['check']})
+  })
+
+  it.each(commands)('%s: runs from the entry its row says, whatever its options and operands', (command) => {
+    const options = COMMANDS[command].options.flatMap((option) => written(command, option))
+    const entry = COMMANDS[command].runs === 'client' ? 'clients' : 'command-line'
+    expect(entryOf([command, ...options, '--', ...OPERANDS[command]])).toBe(entry)
+    expect(entryOf([...options, command, ...OPERANDS[command]])).toBe(entry)
+  })
+
+  it("runs from the command line's entry what a client does not: help, the version, a line it refuses", () => {
+    const lines = [[], ['status', '--help'], ['--version', 'send', 'hi'], ['-h', 'status'], ['sent', 'hi'], ['--json']]
+    expect(lines.map(entryOf)).toEqual(lines.map(() => 'command-line'))
+    // What the table refuses of a client's line is said by the clients' entry, as the command line says it.
+    expect(entryOf(['status', '--dot'])).toBe('clients')
   })
 })

@@ -68,12 +68,20 @@ function declarations(home: string, files: string | string[]): string {
 }
 
 /**
+ * Whether the installation HOME holds its sources (this repository: tools/, org/core/), or only what make pack built
+ * of them (the package: dist/). The one answer of the toolchain's TypeScript; bin/bundle.mjs's `hasSources` gives the
+ * launcher the same answer, by the same folder, before any TypeScript loads.
+ */
+export function hasSources(home: string): boolean {
+  return fs.existsSync(path.join(home, 'tools'))
+}
+
+/**
  * What a project's tests run as `passepartout/testing`: the installation HOME's testing runtime, tangled in a
  * checkout (which runs its sources, as bin/bundle.mjs does), the bundle make pack built in the package.
  */
 export function testingRuntime(home: string): string {
-  const tangled = path.join(home, 'generated', 'core', 'testing-runtime.ts')
-  if (fs.existsSync(path.join(home, 'tools'))) return tangled
+  if (hasSources(home)) return path.join(home, 'generated', 'core', 'testing-runtime.ts')
   return path.resolve(home, manifestOf(home).exports['./testing']!.default!)
 }
 

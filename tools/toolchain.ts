@@ -7,7 +7,16 @@
 export {type Capability, builtinName, moduleCapability} from './check/capabilities.ts'
 export {OriginMap} from './check/origin-map.ts'
 export {holdsNeverReadable, neverReadable, type Places, readRefusal} from './check/reading.ts'
-export {APPROVALS_PAGE, type CommandName, COMMANDS, commandsRunBy, type CoreCommandName} from './cli/command-table.ts'
+export {
+  APPROVALS_PAGE,
+  type ClientCommandName,
+  type CommandName,
+  COMMANDS,
+  commandsRunBy,
+  type CoreCommandName,
+  type OwnCoreCommandName,
+  type Runs,
+} from './cli/command-table.ts'
 export {type CommandInvocation, framesOf, parseCommandLine} from './cli/command-line.ts'
 export {printDiagnostics} from './cli/output.ts'
 export {printUsageError, UsageError} from './cli/usage.ts'

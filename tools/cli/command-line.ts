@@ -40,15 +40,7 @@ const PARSE_OPTIONS = Object.fromEntries(
 /** ARGV (without the program) read against the table; a UsageError names what is wrong, and the command. */
 export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
   // Read leniently and judged here, token by token: parseArgs's own errors are not sentences for a person.
-  const {values, positionals, tokens} = parseArgs({
-    // A bare --allow-outside allows every folder: the root, as --allow-outside=/ does. A bare --resume takes up
-    // the last session: its name is empty.
-    args: argv.map((arg) => (arg === '--allow-outside' ? '--allow-outside=/' : arg === '--resume' ? '--resume=' : arg)),
-    allowPositionals: true,
-    strict: false,
-    options: PARSE_OPTIONS,
-    tokens: true,
-  })
+  const {values, positionals, tokens} = leniently(argv)
   const [command, ...rest] = positionals
   const known = isCommand(command) ? command : undefined
   for (const token of tokens) if (token.kind === 'option') checkOption(token, known)
@@ -57,6 +49,31 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
   if (command === undefined) throw new UsageError(usage.noCommand())
   if (!known) throw new UsageError(usage.unknownCommand(command))
   return checked(known, rest, values)
+}
+
+/**
+ * Which entry runs ARGV, decided before anything is read or written: `clients` when it asks for a command a client
+ * of the running core runs (bin/launch.mjs says what that entry loads), else `command-line` (main.ts), which also
+ * says what is wrong with a command line. Read as `parseCommandLine` reads it.
+ */
+export function entryOf(argv: readonly string[]): 'clients' | 'command-line' {
+  const {values, positionals} = leniently(argv)
+  const [command] = positionals
+  const asked = values.help !== true && values.version !== true && isCommand(command)
+  return asked && COMMANDS[command].runs === 'client' ? 'clients' : 'command-line'
+}
+
+/** ARGV as parseArgs reads it with every option of the table, judging nothing: each option a token. */
+function leniently(argv: readonly string[]) {
+  return parseArgs({
+    // A bare --allow-outside allows every folder: the root, as --allow-outside=/ does. A bare --resume takes up
+    // the last session: its name is empty.
+    args: argv.map((arg) => (arg === '--allow-outside' ? '--allow-outside=/' : arg === '--resume' ? '--resume=' : arg)),
+    allowPositionals: true,
+    strict: false,
+    options: PARSE_OPTIONS,
+    tokens: true,
+  })
 }
 
 /** COMMAND with its OPERANDS and option VALUES, once the table's checks of both pass. */

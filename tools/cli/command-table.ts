@@ -156,6 +156,11 @@ export interface CommandSpec {
   summary: string
   options: readonly OptionName[]
   runs: Runs
+  /**
+   * A client that does its work in its own process when no core runs (ask, approve and deny start a core of their
+   * own, sessions reads the memory): it needs the whole core then, where a client needs only the client.
+   */
+  ownCore?: true
 }
 
 const ORG_OUTPUT = ['frames', 'no-frames'] as const satisfies OptionName[]
@@ -238,6 +243,7 @@ export const COMMANDS = {
       'waiting for approval, 130 cancelled)',
     options: ['session', 'model', 'json', ...ORG_OUTPUT],
     runs: 'client',
+    ownCore: true,
   },
   approve: {
     operands: {kind: 'approval-id'},
@@ -245,12 +251,14 @@ export const COMMANDS = {
       'approve a proposal left waiting (by the running core when one runs): it passes the gates again, then runs',
     options: ['json', ...ORG_OUTPUT],
     runs: 'client',
+    ownCore: true,
   },
   deny: {
     operands: {kind: 'approval-id'},
     summary: 'deny a proposal left waiting (by the running core when one runs): it never runs',
     options: ['json', ...ORG_OUTPUT],
     runs: 'client',
+    ownCore: true,
   },
   doctor: {
     operands: SKILL_DOCUMENTS,
@@ -319,6 +327,7 @@ export const COMMANDS = {
     summary: 'the sessions kept in memory, the last used first: name, turns, last use, tokens the backends counted',
     options: ['json', ...ORG_OUTPUT],
     runs: 'client',
+    ownCore: true,
   },
   emacs: {
     operands: {kind: 'none', scope: "prints the lines that load this installation's Emacs client"},
@@ -341,6 +350,16 @@ export type CommandName = keyof typeof COMMANDS
 /** The commands a core runs (one-shot, client or server): those the core's dispatch has a handler for. */
 export type CoreCommandName = {
   [Name in CommandName]: (typeof COMMANDS)[Name]['runs'] extends 'toolchain' ? never : Name
+}[CommandName]
+
+/** The commands a client of the running core runs. */
+export type ClientCommandName = {
+  [Name in CommandName]: (typeof COMMANDS)[Name]['runs'] extends 'client' ? Name : never
+}[CommandName]
+
+/** The clients that do their work in their own process when no core runs (`ownCore`). */
+export type OwnCoreCommandName = {
+  [Name in CommandName]: (typeof COMMANDS)[Name] extends {ownCore: true} ? Name : never
 }[CommandName]
 
 /** The commands the toolchain runs itself. */

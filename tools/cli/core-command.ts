@@ -12,12 +12,11 @@
  */
 import {type ChildProcess, spawn, type StdioOptions} from 'node:child_process'
 import {once} from 'node:events'
-import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {RESTART_EXIT_CODE} from '../core-process.ts'
-import {installationRoot, isInstallation} from '../installation.ts'
+import {hasSources, installationRoot, isInstallation} from '../installation.ts'
 import {findProjectRoot, listOrgFiles} from '../project.ts'
 import {TangleCache} from '../tangle/cache.ts'
 import {hasErrors, tangle} from '../tangle/tangle.ts'
@@ -36,8 +35,10 @@ export async function runCore(invocation: CommandInvocation, context: CommandCon
   const handed = {...invocation, values: {...invocation.values, ...frames}}
   if (COMMANDS[invocation.command].runs !== 'server') {
     if (!(await tangleCore(home, context))) return 1
-    const {launch} = (await import(pathToFileURL(path.join(home, 'bin', 'launch.mjs')).href)) as {launch: Launch}
-    return launch('generated/core/commands.ts', commandLine(handed))
+    const {launchEntry} = (await import(pathToFileURL(path.join(home, 'bin', 'launch.mjs')).href)) as {
+      launchEntry: Launch
+    }
+    return launchEntry('generated/core/commands.ts', commandLine(handed))
   }
   return supervise(home, handed, context)
 }
@@ -141,8 +142,8 @@ export async function tangleCoreFor(project: string | undefined, context: Comman
  * that has them (this repository) does: the package holds the core built (dist/), and nothing is written into it.
  */
 async function tangleCore(home: string, context: CommandContext): Promise<boolean> {
+  if (!hasSources(home)) return true
   const documents = path.join(home, 'org', 'core')
-  if (!fs.existsSync(documents)) return true
   const report = await tangle({
     files: listOrgFiles(documents),
     cache: TangleCache.open(home, {tool: process.env.PASSEPARTOUT_BUILD ?? '', allowOutside: []}),

@@ -22,11 +22,14 @@ import {listFiles} from '../project.ts'
 
 /**
  * Every entry point a command asks `bin/bundle.mjs` for, and where it asks: self-contained ones carry their
- * packages in (they run in a compartment or a thread that loads nothing else).
+ * packages in (they run in a compartment or a thread that loads nothing else); lean ones are one file each, what a
+ * short command loads (bin/bundle.mjs says how).
  */
-export const ENTRY_POINTS: readonly {entry: string; selfContained?: boolean}[] = [
-  // bin/passepartout: the command line.
+export const ENTRY_POINTS: readonly {entry: string; selfContained?: boolean; lean?: boolean}[] = [
+  // bin/passepartout: the command line, which of its entries runs a command (bin/launch.mjs), and the clients'.
   {entry: 'tools/cli/main.ts'},
+  {entry: 'tools/cli/command-line.ts', lean: true},
+  {entry: 'generated/core/clients.ts', lean: true},
   // tools/cli/core-command.ts: the commands a core runs, `run` among them.
   {entry: 'generated/core/commands.ts'},
   // org/core/skill-host.org: the skill host and its watchdog.
@@ -60,9 +63,10 @@ export async function buildPackage(root: string): Promise<BuildRecord> {
   fs.rmSync(dist, {recursive: true, force: true})
   const bundler = (await import(pathToFileURL(path.join(root, 'bin', 'bundle.mjs')).href)) as Bundler
   await Promise.all(
-    ENTRY_POINTS.map(({entry, selfContained = false}) => {
+    ENTRY_POINTS.map(({entry, selfContained = false, lean = false}) => {
       const file = path.join(root, entry)
-      return bundler.buildBundle(file, path.join(dist, bundler.bundleName(file, {selfContained})), {selfContained})
+      const options = {selfContained, lean}
+      return bundler.buildBundle(file, path.join(dist, bundler.bundleName(file, options)), options)
     }),
   )
   emitDeclarations(root, path.join(root, 'types'))
@@ -73,8 +77,8 @@ export async function buildPackage(root: string): Promise<BuildRecord> {
 }
 
 interface Bundler {
-  bundleName(entry: string, options: {selfContained: boolean}): string
-  buildBundle(entry: string, outdir: string, options: {selfContained: boolean}): Promise<unknown>
+  bundleName(entry: string, options: {selfContained: boolean; lean: boolean}): string
+  buildBundle(entry: string, outdir: string, options: {selfContained: boolean; lean: boolean}): Promise<unknown>
 }
 
 /**
