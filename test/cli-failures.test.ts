@@ -92,14 +92,30 @@ describe('targets judged by what they are', () => {
 })
 
 describe('usage', () => {
-  it.each([
+  // Options of other commands, refused by the parser; two, of commands that would write a.ts, also as the program,
+  // which says so with the command's help, exits 2 and writes nothing.
+  const foreign = [
     ['check', '--dry-run'],
     ['check', '--dot'],
     ['tangle', '--dot'],
     ['skills', '--dry-run'],
     ['watch', '--json'],
     ['deps', '--allow-outside'],
-  ])('%s %s is a usage error naming the option, with the command\'s own help', (command, option) => {
+  ]
+  const RUN = ['check --dry-run', 'tangle --dot']
+
+  it.each(foreign.filter((row) => !RUN.includes(row.join(' '))))('%s %s is a usage error naming the option, about that command', (command, option) => {
+    let refused: unknown
+    try {
+      parseCommandLine([command!, option!])
+    } catch (error) {
+      refused = error
+    }
+    expect(refused).toBeInstanceOf(UsageError)
+    expect(refused).toMatchObject({message: `${option} is not an option of ${command}`, command})
+  })
+
+  it.each(foreign.filter((row) => RUN.includes(row.join(' '))))('%s %s is a usage error naming the option, with the command\'s own help', (command, option) => {
     const dir = folder({'org/a.org': block('../a.ts')})
     const result = run([command, option], dir)
     expect(result.status).toBe(2)
