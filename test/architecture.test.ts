@@ -7,7 +7,8 @@ import {spawnSync} from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import {afterAll, expect, it} from 'vitest'
+import {afterAll, beforeAll, expect, it} from 'vitest'
+import type {CaseRun} from './support/architecture-cases.ts'
 
 const repo = path.resolve(import.meta.dirname, '..')
 const made: string[] = []
@@ -118,8 +119,27 @@ const cases: {name: string; files: Record<string, string>; rule: string | undefi
   },
 ]
 
-it.each(cases)('$name: $rule', ({files, rule}) => {
-  const {status, stdout} = check(folderOf(files))
+/**
+ * The check in each case's folder, all in one process (test/support/architecture-cases.ts): one load of
+ * dependency-cruiser for the table, where a process a case spent most of its time loading it.
+ */
+let runs: CaseRun[] = []
+beforeAll(() => {
+  const args = [path.join(repo, 'bin', 'launch.mjs'), 'test/support/architecture-cases.ts']
+  const folders = cases.map(({files}) => folderOf(files))
+  const result = spawnSync(process.execPath, [...args, path.join(repo, '.dependency-cruiser.cjs'), ...folders], {
+    cwd: repo,
+    encoding: 'utf8',
+  })
+  expect(result.stderr).toBe('')
+  expect(result.status).toBe(0)
+  runs = JSON.parse(result.stdout) as CaseRun[]
+})
+
+it.each(cases)('$name: $rule', (row) => {
+  const {rule} = row
+  const {status, stdout, stderr} = runs[cases.indexOf(row)]!
+  expect(stderr).toBe('')
   if (rule === undefined) {
     expect(stdout).toMatch(/^architecture: no cycle, no import against the layers: 3 modules, 2 imports /)
     expect(status).toBe(0)

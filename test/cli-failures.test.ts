@@ -8,6 +8,8 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {describe, expect, it} from 'vitest'
+import {parseCommandLine} from '../tools/cli/command-line.ts'
+import {UsageError} from '../tools/cli/usage.ts'
 import {tempProject} from './support/temp-project.ts'
 
 const cli = path.resolve(import.meta.dirname, '../bin/passepartout')
@@ -90,14 +92,30 @@ describe('targets judged by what they are', () => {
 })
 
 describe('usage', () => {
-  it.each([
+  // Options of other commands, refused by the parser; two, of commands that would write a.ts, also as the program,
+  // which says so with the command's help, exits 2 and writes nothing.
+  const foreign = [
     ['check', '--dry-run'],
     ['check', '--dot'],
     ['tangle', '--dot'],
     ['skills', '--dry-run'],
     ['watch', '--json'],
     ['deps', '--allow-outside'],
-  ])('%s %s is a usage error naming the option, with the command\'s own help', (command, option) => {
+  ]
+  const RUN = ['check --dry-run', 'tangle --dot']
+
+  it.each(foreign.filter((row) => !RUN.includes(row.join(' '))))('%s %s is a usage error naming the option, about that command', (command, option) => {
+    let refused: unknown
+    try {
+      parseCommandLine([command!, option!])
+    } catch (error) {
+      refused = error
+    }
+    expect(refused).toBeInstanceOf(UsageError)
+    expect(refused).toMatchObject({message: `${option} is not an option of ${command}`, command})
+  })
+
+  it.each(foreign.filter((row) => RUN.includes(row.join(' '))))('%s %s is a usage error naming the option, with the command\'s own help', (command, option) => {
     const dir = folder({'org/a.org': block('../a.ts')})
     const result = run([command, option], dir)
     expect(result.status).toBe(2)
@@ -106,7 +124,10 @@ describe('usage', () => {
     expect(fs.existsSync(path.join(dir, 'a.ts'))).toBe(false)
   })
 
-  it.each([
+  // Every refusal of a command line, as the parser makes it (tools/cli/command-line.ts): the sentence and the
+  // command whose help follows it. Three of them, one of each kind, also run as the program, which prints that and
+  // exits 2: one process a row spent most of its time starting (two each, with the help it printed).
+  const refusals: [string[], string, string][] = [
     [['logs', '-x'], 'logs', 'unknown option -x'],
     [['logs', '-fx'], 'logs', 'unknown option -x'],
     [['check', '--nope=3'], 'check', 'unknown option --nope'],
@@ -126,7 +147,21 @@ describe('usage', () => {
     [['fire', 'a', 'b'], 'fire', "one skill's name is expected (status lists those with a schedule), not 2"],
     [['fire', ' '], 'fire', "the skill's name is missing: passepartout fire scribe"],
     [['tangle', 'missing.org'], 'tangle', 'no such file or directory: missing.org'],
-  ])('%j: one plain sentence, then the help of %s, exit status 2', (args, command, sentence) => {
+  ]
+  const PRINTED = [['logs', '-x'], ['send'], ['tangle', 'missing.org']].map((args) => JSON.stringify(args))
+
+  it.each(refusals.filter(([args]) => !PRINTED.includes(JSON.stringify(args))))('%j: one plain sentence, about %s', (args, command, sentence) => {
+    let refused: unknown
+    try {
+      parseCommandLine(args)
+    } catch (error) {
+      refused = error
+    }
+    expect(refused).toBeInstanceOf(UsageError)
+    expect(refused).toMatchObject({message: sentence, command})
+  })
+
+  it.each(refusals.filter(([args]) => PRINTED.includes(JSON.stringify(args))))('%j: one plain sentence, then the help of %s, exit status 2', (args, command, sentence) => {
     const dir = folder({'org/a.org': block('../a.ts')})
     const result = run(args, dir)
     expect(result.status).toBe(2)
