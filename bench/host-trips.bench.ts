@@ -3,9 +3,10 @@
  * reason.ts, host-runtime.ts, tangled from org/core/). A real core on the shipped skills and one skill that defines a
  * tool, in a fresh project, asks a real HTTP server on 127.0.0.1 that plays the model (fixtures.ts), through its real
  * openai backend. For three kinds of turn (a plain answer; a tool of the core's, grep; a tool of the skill's), it
- * prints the requests one turn sends to the skill host with the bytes of each (the request as JSON, and its result),
- * then the CPU a turn takes, in the core's process and in the host's, over TURNS turns (200 unless the environment
- * says otherwise). Figures only; asserts nothing. Run it on two builds one after the other, several times, to compare
+ * prints the requests one turn sends to the skill host with the characters of each (the request as JSON, and its
+ * result), then the CPU a turn takes, in the core's process and in the host's, over TURNS turns (200 unless the
+ * environment says otherwise). NOTES objects in memory (none unless the environment says) fill the CONTEXT section
+ * of every prompt. Figures only; asserts nothing. Run it on two builds one after the other, several times, to compare
  * them: the machine's load moves the CPU figures, not the counts.
  */
 import fs from 'node:fs'
@@ -83,6 +84,13 @@ export async function main(): Promise<number> {
   }
   const {core} = await Core.start({root, env, engine: {timeoutMs: 5000}, backends: backendSettings(root, env)})
   const turns = Number(process.env.TURNS ?? 200)
+  // What memory keeps, which every turn's CONTEXT shows: none unless the environment asks for NOTES objects.
+  const notes = Array.from({length: Number(process.env.NOTES ?? 0)}, (_, n) => ({
+    id: `note-${n}`,
+    type: 'note',
+    content: `the person likes item ${n} of the list, kept for a while`,
+  }))
+  await core.memory.putMany(notes)
   try {
     for (const kind of ['plain', 'tool', 'skill']) {
       for (let k = 0; k < 5; k++) await core.ask('go', undefined, {session: `${kind}-warm${k}`})
