@@ -67,6 +67,7 @@ bench: $(DEPS)
 	node bin/launch.mjs bench/stream.bench.ts
 	node bin/launch.mjs bench/turn.bench.ts
 	node bin/launch.mjs bench/sdk.bench.ts
+	node bin/launch.mjs bench/host-trips.bench.ts
 	node bin/launch.mjs bench/memory.bench.ts
 	node bin/launch.mjs bench/sqlite.bench.ts
 	node bin/launch.mjs bench/mcp.bench.ts
