@@ -1,5 +1,5 @@
 /**
- * `node bin/launch.mjs bench/host-trips.bench.ts`: what a turn costs the skill host (generated/core/engine.ts,
+ * `make bench` (or `node bin/launch.mjs bench/host-trips.bench.ts` alone): what a turn costs the skill host (generated/core/engine.ts,
  * reason.ts, host-runtime.ts, tangled from org/core/). A real core on the shipped skills and one skill that defines a
  * tool, in a fresh project, asks a real HTTP server on 127.0.0.1 that plays the model (fixtures.ts), through its real
  * openai backend. For three kinds of turn (a plain answer; a tool of the core's, grep; a tool of the skill's), it
