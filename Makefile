@@ -66,6 +66,7 @@ bench: $(DEPS)
 	node bin/launch.mjs bench/stream.bench.ts
 	node bin/launch.mjs bench/turn.bench.ts
 	node bin/launch.mjs bench/memory.bench.ts
+	node bin/launch.mjs bench/footprint.bench.ts
 	node bin/launch.mjs bench/mcp.bench.ts
 	node bin/launch.mjs bench/schedules.bench.ts
 	node bin/launch.mjs bench/fmt.bench.ts
