@@ -32,6 +32,8 @@ const SAVES = 20
 const CHECKER_IDLE_MS = 3000
 const GOAL_WATCHING_MB = 200
 const GOAL_NOT_WATCHING_MB = 150
+/** How long a reading at rest lasts (`settled`). */
+const REST_MS = 30_000
 /** How far the tree may grow from its rest after the turns, and after the clients. */
 const FLAT = 0.1
 
@@ -122,7 +124,7 @@ async function benchSaves(root: string, pid: number, output: ReturnType<typeof w
     return performance.now() - started
   }
   const first = await save()
-  say('with the checker started', await settled(pid), '')
+  say('with the checker started (as it stands)', tree(pid), '')
   const warm: number[] = []
   for (let n = 0; n < SAVES; n++) warm.push(await save())
   const gone = await checkerGone(pid, CHECKER_IDLE_MS * 10)
@@ -168,16 +170,18 @@ function tree(pid: number): Resident[] {
   return all.filter((each) => members.has(each.pid))
 }
 
-/** The tree of PID once its resident memory holds still (two readings a second apart within 1%), or after 20 s. */
+/**
+ * The tree of PID at rest: its lowest reading (one a second) over REST_MS, long enough for the core to collect its
+ * garbage once its socket is quiet (server.org, 10 s) and for the pages freed to go back to the system.
+ */
 async function settled(pid: number): Promise<Resident[]> {
-  let last = tree(pid)
-  for (let second = 0; second < 20; second++) {
+  let lowest = tree(pid)
+  for (let waited = 0; waited < REST_MS; waited += 1000) {
     await sleep(1000)
     const now = tree(pid)
-    if (Math.abs(total(now) - total(last)) <= total(last) * 0.01) return now
-    last = now
+    if (total(now) < total(lowest)) lowest = now
   }
-  return last
+  return lowest
 }
 
 const total = (processes: readonly Resident[]) => processes.reduce((sum, each) => sum + each.kB, 0)
@@ -197,13 +201,13 @@ function say(what: string, processes: readonly Resident[], goal: string | ((now:
 
 /**
  * A process's command as the reader knows it: the script it runs, or the entry point of the bundle it runs (a bundle is
- * `…/ENTRY/main.mjs`, ENTRY its path with `__` for `/`: tools__check__warm-process).
+ * `…/ENTRY/STAMP/main.mjs`, ENTRY its path with `__` for `/`: tools__check__warm-process).
  */
 function shortName(command: string): string {
   const script = command.split(' ').find((part) => /\.(m?js|ts)$/.test(part) || part.endsWith('/passepartout'))
   if (!script) return path.basename(command.split(' ')[0]!)
-  const bundle = /([^/]*__[^/]*)\/main\.mjs$/.exec(script)
-  return bundle ? bundle[1]!.split('__').at(-1)! : path.basename(script)
+  const entry = script.split('/').findLast((part) => part.includes('__'))
+  return entry ? entry.replace(/\.self-contained$/, '').split('__').at(-1)! : path.basename(script)
 }
 
 /** Waits on a child's output, each with its own deadline. */
