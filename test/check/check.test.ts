@@ -488,9 +488,17 @@ describe('a warm re-check', () => {
       .readdirSync('/proc')
       .filter((entry) => /^\d+$/.test(entry))
       .filter((entry) => {
-        const command = fs.readFileSync(`/proc/${entry}/cmdline`, {encoding: 'utf8', flag: 'r'}).split('\0')
+        const command = commandOf(entry)
         return command.some((part) => part.includes('warm-process')) && command.some((part) => part.includes(dir))
       })
+  /** The command line of the process PID, or none when it ended since the listing. */
+  const commandOf = (pid: string) => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
+    } catch {
+      return []
+    }
+  }
   /** Until the checkers of DIR are gone: 10 s at most, looked at every 20 ms. */
   const gone = async (dir: string) => {
     for (const until = Date.now() + 10_000; Date.now() < until; await new Promise((resolve) => setTimeout(resolve, 20)))
