@@ -70,6 +70,7 @@ bench: $(DEPS)
 	node bin/launch.mjs bench/host-trips.bench.ts
 	node bin/launch.mjs bench/memory.bench.ts
 	node bin/launch.mjs bench/sqlite.bench.ts
+	node bin/launch.mjs bench/footprint.bench.ts
 	node bin/launch.mjs bench/mcp.bench.ts
 	node bin/launch.mjs bench/schedules.bench.ts
 	node bin/launch.mjs bench/fmt.bench.ts

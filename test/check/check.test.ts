@@ -40,7 +40,7 @@ function project(files: Record<string, string>): string {
 
 const org = (...lines: string[]) => `${lines.join('\n')}\n`
 
-/** The sessions the tests checked with: their warm type checkers' threads end after each test. */
+/** The sessions the tests checked with: their warm type checkers' processes end after each test. */
 const sessions: ProjectSession[] = []
 afterEach(async () => {
   for (const session of sessions.splice(0)) await session.close()
@@ -503,6 +503,54 @@ describe('a warm re-check', () => {
     expect(printed(await session.recheck([path.join(dir, 'org/base.org')]), dir)).toEqual([])
     fs.writeFileSync(path.join(dir, 'org/base.org'), writing('base.ts', "export const base = 'two'"))
     expect(printed(await session.recheck([path.join(dir, 'org/base.org')]), dir)).toEqual([error])
+  })
+
+  /** The processes of the warm type checkers of the project DIR (its tsconfig.json is on their command line). */
+  const checkersOf = (dir: string) =>
+    fs
+      .readdirSync('/proc')
+      .filter((entry) => /^\d+$/.test(entry))
+      .filter((entry) => {
+        const command = commandOf(entry)
+        return command.some((part) => part.includes('warm-process')) && command.some((part) => part.includes(dir))
+      })
+  /** The command line of the process PID, or none when it ended since the listing. */
+  const commandOf = (pid: string) => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
+    } catch {
+      return []
+    }
+  }
+  /** Until the checkers of DIR are gone: 10 s at most, looked at every 20 ms. */
+  const gone = async (dir: string) => {
+    for (const until = Date.now() + 10_000; Date.now() < until; await new Promise((resolve) => setTimeout(resolve, 20)))
+      if (checkersOf(dir).length === 0) return true
+    return false
+  }
+
+  it('runs in a process of its own that starts on the first re-check, leaves once idle, and comes back for the next one', async () => {
+    const dir = project({
+      'org/base.org': writing('base.ts', 'export const base = 1'),
+      'org/user.org': writing('user.ts', "import {base} from './base.ts'", 'export const total: number = base'),
+    })
+    const {messages, session} = await check(dir, new ProjectSession({project: dir, checkerIdleMs: 200}))
+    expect(messages).toEqual([])
+    // A whole check is the native compiler's: no warm program yet.
+    expect(checkersOf(dir)).toEqual([])
+    const base = path.join(dir, 'org/base.org')
+    fs.writeFileSync(base, writing('base.ts', "export const base = 'one'"))
+    expect(printed(await session.recheck([base]), dir)).toEqual([typeError])
+    expect(checkersOf(dir)).toHaveLength(1)
+    expect(await gone(dir)).toBe(true)
+    // The next save starts another, which reads the files as they are now.
+    fs.writeFileSync(base, writing('base.ts', 'export const base = 2'))
+    expect(printed(await session.recheck([base]), dir)).toEqual([])
+    expect(checkersOf(dir)).toHaveLength(1)
+    fs.writeFileSync(base, writing('base.ts', "export const base = 'two'"))
+    expect(printed(await session.recheck([base]), dir)).toEqual([typeError])
+    await session.close()
+    expect(checkersOf(dir)).toEqual([])
   })
 })
 

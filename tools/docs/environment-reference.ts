@@ -35,7 +35,14 @@ interface Variable {
 const OTHERS: Record<string, Variable> = {
   PASSEPARTOUT_WARM_UP: {
     source: 'the environment',
-    sets: '`0` leaves out the warm-up of the type checker in `run` and `watch`: the first save builds the program',
+    sets: '`0` leaves out the warm-up of the type checker in `watch`: the first save builds the program',
+  },
+  PASSEPARTOUT_CHECKER_IDLE_MS: {
+    source: 'the environment',
+    unset: '120000',
+    sets:
+      'how long the warm type checker of `run` and `watch` stays with no save to re-check before its process ends ' +
+      '(milliseconds; not a positive whole number: the default); the next save starts it again',
   },
   DEBUG: {
     source: 'the environment',

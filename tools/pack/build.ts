@@ -37,8 +37,8 @@ export const ENTRY_POINTS: readonly {entry: string; selfContained?: boolean; lea
   {entry: 'generated/core/host-watchdog.ts', selfContained: true},
   // org/core/daemon.org: the thread that serves the socket.
   {entry: 'generated/core/daemon-thread.ts', selfContained: true},
-  // tools/check/warm-program.ts: the warm type checker's thread.
-  {entry: 'tools/check/warm-thread.ts'},
+  // tools/check/warm-program.ts: the warm type checker's process.
+  {entry: 'tools/check/warm-process.ts'},
   // package.json's `passepartout/testing`: what a skill document's tests run.
   {entry: 'generated/core/testing-runtime.ts'},
 ]

@@ -83,7 +83,17 @@ export interface CheckerOptions {
    * declarations: on this repository the warm program held 286 MB of heap with them, 126 MB without.
    */
   deferred?: string
+  /** How long the warm program's process waits with nothing asked before it ends (warm-program.ts); `CHECKER_IDLE_MS`. */
+  idleMs?: number
 }
+
+/**
+ * How long the warm type checker's process stays once nothing is asked of it: two minutes, longer than the pauses of
+ * someone editing and saving (each save within it is re-checked warm, in tens of milliseconds), short beside the hours
+ * a core runs unsaved, which it then runs without the checker's memory. The first save after it left builds the
+ * program again (bench/footprint.bench.ts measures what that costs).
+ */
+const CHECKER_IDLE_MS = 120_000
 
 export class ProjectChecker {
   private readonly generated: GeneratedFiles
@@ -97,7 +107,7 @@ export class ProjectChecker {
   private readonly native: NativeChecker | undefined
   /** What the installation's shipped skill documents declare, once read (`shippedSkills`). */
   private shipped: DocumentMeta[] | undefined
-  /** The warm program of the re-checks, in a thread of its own (warm-program.ts), once one was asked for. */
+  /** The warm program of the re-checks, in a process of its own (warm-program.ts), while one runs. */
   private warm: Promise<WarmProgram> | undefined
 
   constructor(private readonly options: CheckerOptions) {
@@ -182,11 +192,11 @@ export class ProjectChecker {
    * importers) is caught by the next `check`.
    */
   async recheck(tangle: () => Promise<TangleReport>): Promise<CheckReport> {
-    const warm = await this.warmProgram()
     const started = performance.now()
     const {report, extra, touched} = this.record(await tangle())
     log?.(`tangled ${report.documents.length} changed documents`)
-    const {checked, problems} = await warm.ask({type: 'recheck', files: touched})
+    // Asked for once the tangle is done, not before: a program idle meanwhile would have ended under the question.
+    const {checked, problems} = await (await this.warmProgram()).ask({type: 'recheck', files: touched})
     log?.(`program updated; checked ${checked.length} files`)
     const sandbox = await this.sandbox(checked.filter((file) => this.generated.isSkill(file)))
     const diagnostics = [...report.diagnostics, ...extra, ...this.map(problems), ...sandbox]
@@ -205,7 +215,7 @@ export class ProjectChecker {
     await (await this.warmProgram()).ask({type: 'prime'})
   }
 
-  /** End the warm program's thread, when there is one. */
+  /** End the warm program's process, when there is one. */
   async close(): Promise<void> {
     await this.warm?.then(
       (warm) => warm.close(),
@@ -299,15 +309,24 @@ export class ProjectChecker {
     }
   }
 
-  /** The warm program, started with every generated file but the deferred documents' on the first call. */
+  /**
+   * The warm program, started with every generated file but the deferred documents' when there is none: on the
+   * first call, and on the first after the last one ended (idle for `idleMs`, or gone).
+   */
   private warmProgram(): Promise<WarmProgram> {
-    // Loaded on demand: a one-shot check with the native compiler never pays for ts-morph's program, nor its thread.
-    this.warm ??= import('../check/warm-program.ts').then(async ({WarmProgram}) => {
-      const warm = await WarmProgram.start(this.tsconfig, this.installed)
+    if (this.warm) return this.warm
+    const idleMs = this.options.idleMs ?? CHECKER_IDLE_MS
+    // Loaded on demand: a one-shot check with the native compiler never pays for ts-morph's program, nor its process.
+    const started: Promise<WarmProgram> = import('../check/warm-program.ts').then(async ({WarmProgram}) => {
+      const onEnded = () => {
+        if (this.warm === started) this.warm = undefined
+      }
+      const warm = await WarmProgram.start(this.tsconfig, this.installed, {idleMs, onEnded})
       await warm.ask({type: 'update', files: this.warmRoots(), ifHeld: []})
       return warm
     })
-    return this.warm
+    this.warm = started
+    return started
   }
 
   private map(problems: TsProblem[]): Diagnostic[] {

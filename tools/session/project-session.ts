@@ -40,6 +40,17 @@ export interface SessionOptions {
   deferred?: string
   /** Skip the documents unchanged since the last tangle (the tangle cache); on by default. */
   cache?: boolean
+  /**
+   * How long the warm type checker's process waits with nothing asked before it ends (warm-program.ts):
+   * PASSEPARTOUT_CHECKER_IDLE_MS when it is a positive whole number, else `CHECKER_IDLE_MS` (project-checker.ts).
+   */
+  checkerIdleMs?: number
+}
+
+/** The idle time PASSEPARTOUT_CHECKER_IDLE_MS sets, when it is a positive whole number of milliseconds. */
+function checkerIdleMs(): number | undefined {
+  const set = Number(process.env.PASSEPARTOUT_CHECKER_IDLE_MS)
+  return Number.isSafeInteger(set) && set > 0 ? set : undefined
 }
 
 /** What one run of a command asks beyond the session's options. */
@@ -206,7 +217,7 @@ export class ProjectSession {
     await (await this.typeChecker()).warmUp()
   }
 
-  /** End what the session runs beside its caller: the warm type checker's thread, once there is one. */
+  /** End what the session runs beside its caller: the warm type checker's process, while there is one. */
   async close(): Promise<void> {
     if (this.checker) await (await this.checker).close()
   }
@@ -346,6 +357,7 @@ export class ProjectSession {
           tool: this.options.cache === false ? undefined : process.env.PASSEPARTOUT_BUILD,
           verdicts: this.verdicts,
           deferred: this.options.deferred,
+          idleMs: this.options.checkerIdleMs ?? checkerIdleMs(),
         }),
     )
     return this.checker

@@ -1,14 +1,16 @@
 /**
- * The warm type checker's thread: it holds the ts-morph program (warm-checker.ts) and answers each request
- * (warm-messages.ts) in the order they came. Started by warm-program.ts; the program's files are named by the
- * requests, the configuration by `workerData.tsconfig` and
- * the options added to it, `workerData.added`.
+ * The warm type checker's process: it holds the ts-morph program (warm-checker.ts) and answers each request
+ * (warm-messages.ts) in the order they came. Started by warm-program.ts, its configuration in its one argument (JSON:
+ * `tsconfig` and the options added to it, `added`); the program's files are named by the requests. It ends with
+ * the channel to the process that started it: an asker gone leaves no checker behind.
  */
-import {parentPort, workerData} from 'node:worker_threads'
 import {WarmChecker} from './warm-checker.ts'
 import type {WarmRequest, WarmResponse} from './warm-messages.ts'
 
-const {tsconfig, added} = workerData as {tsconfig: string | undefined; added: Record<string, unknown> | undefined}
+const {tsconfig, added} = JSON.parse(process.argv[2]!) as {
+  tsconfig: string | undefined
+  added: Record<string, unknown> | undefined
+}
 const warm = new WarmChecker(tsconfig, added)
 
 function answer(request: WarmRequest): unknown {
@@ -24,12 +26,13 @@ function answer(request: WarmRequest): unknown {
   }
 }
 
-parentPort!.on('message', (request: WarmRequest) => {
+process.on('message', (request: WarmRequest) => {
   let response: WarmResponse
   try {
     response = {id: request.id, ok: true, value: answer(request)}
   } catch (error) {
     response = {id: request.id, ok: false, error: (error as Error).stack ?? String(error)}
   }
-  parentPort!.postMessage(response)
+  process.send!(response)
 })
+process.on('disconnect', () => process.exit(0))
