@@ -39,7 +39,7 @@ const OTHERS: Record<string, Variable> = {
   },
   PASSEPARTOUT_CHECKER_IDLE_MS: {
     source: 'the environment',
-    unset: '120000',
+    unset: '600000',
     sets:
       'how long the warm type checker of `run` and `watch` stays with no save to re-check before its process ends ' +
       '(milliseconds; not a positive whole number: the default); the next save starts it again',

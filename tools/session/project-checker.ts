@@ -88,12 +88,12 @@ export interface CheckerOptions {
 }
 
 /**
- * How long the warm type checker's process stays once nothing is asked of it: two minutes, longer than the pauses of
+ * How long the warm type checker's process stays once nothing is asked of it: ten minutes, longer than the pauses of
  * someone editing and saving (each save within it is re-checked warm, in tens of milliseconds), short beside the hours
  * a core runs unsaved, which it then runs without the checker's memory. The first save after it left builds the
  * program again (bench/footprint.bench.ts measures what that costs).
  */
-const CHECKER_IDLE_MS = 120_000
+const CHECKER_IDLE_MS = 600_000
 
 export class ProjectChecker {
   private readonly generated: GeneratedFiles
