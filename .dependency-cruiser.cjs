@@ -20,6 +20,7 @@ const LAYERS = [
       'skill',
       'schedule-spec',
       'signals',
+      'conversation',
     ],
   },
   {
@@ -56,6 +57,10 @@ const LAYERS = [
   {
     name: 'model, memory and tools',
     modules: [
+      'cascade',
+      'wire',
+      'offline-backend',
+      'openai-backend',
       'backends',
       'database',
       'sessions',
