@@ -174,6 +174,16 @@ module.exports = {
     ...upward('generated/core', LAYERS),
     ...upward('tools', TOOLCHAIN_LAYERS),
     {
+      name: 'providers-through-settings',
+      comment:
+        'A provider (offline-backend, openai-backend) is made by the settings alone (backends.ts): the rest of the core ' +
+        "asks backends through the cascade, and names a conversation's messages and their wire by conversation.ts and " +
+        'wire.ts (ARCHITECTURE.md).',
+      severity: 'error',
+      from: {path: '^generated/core/', pathNot: '^generated/core/backends[.]ts$'},
+      to: {path: '^generated/core/(offline|openai)-backend[.]ts$'},
+    },
+    {
       name: 'core-through-toolchain',
       comment: 'The core reaches the toolchain only through passepartout/toolchain (tools/toolchain.ts).',
       severity: 'error',
