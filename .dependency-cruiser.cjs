@@ -79,7 +79,16 @@ const LAYERS = [
   {name: 'the turn', modules: ['step', 'turn', 'reason', 'act', 'loop', 'approval-flow', 'background']},
   {
     name: 'the core',
-    modules: ['core', 'core-child', 'passepartout', 'testing', 'testing-runtime', 'fixtures', 'mcp-test-server'],
+    modules: [
+      'core',
+      'core-child',
+      'passepartout',
+      'testing',
+      'testing-runtime',
+      'fixtures',
+      'mcp-test-server',
+      'chat-server',
+    ],
   },
   {
     name: 'processes and commands',
