@@ -23,6 +23,7 @@ const LAYERS = [
       'wire',
       'proposal-text',
       'model-choice',
+      'conversation',
     ],
   },
   {
@@ -59,6 +60,10 @@ const LAYERS = [
   {
     name: 'model, memory and tools',
     modules: [
+      'cascade',
+      'chat-wire',
+      'offline-backend',
+      'openai-backend',
       'backends',
       'database',
       'sessions',
@@ -77,7 +82,16 @@ const LAYERS = [
   {name: 'the turn', modules: ['step', 'turn', 'reason', 'act', 'loop', 'approval-flow', 'background']},
   {
     name: 'the core',
-    modules: ['core', 'core-child', 'passepartout', 'testing', 'testing-runtime', 'fixtures', 'mcp-test-server'],
+    modules: [
+      'core',
+      'core-child',
+      'passepartout',
+      'testing',
+      'testing-runtime',
+      'fixtures',
+      'mcp-test-server',
+      'chat-server',
+    ],
   },
   {
     name: 'processes and commands',
@@ -172,6 +186,16 @@ module.exports = {
     },
     ...upward('generated/core', LAYERS),
     ...upward('tools', TOOLCHAIN_LAYERS),
+    {
+      name: 'providers-through-settings',
+      comment:
+        'A provider (offline-backend, openai-backend) is made by the settings alone (backends.ts): the rest of the core ' +
+        "asks backends through the cascade, and names a conversation's messages and their wire by conversation.ts and " +
+        'chat-wire.ts (ARCHITECTURE.md).',
+      severity: 'error',
+      from: {path: '^generated/core/', pathNot: '^generated/core/backends[.]ts$'},
+      to: {path: '^generated/core/(offline|openai)-backend[.]ts$'},
+    },
     {
       name: 'core-through-toolchain',
       comment: 'The core reaches the toolchain only through passepartout/toolchain (tools/toolchain.ts).',

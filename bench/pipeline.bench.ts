@@ -16,8 +16,9 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import {BackendRegistry, offlineBackend} from '../generated/core/backends.ts'
+import {BackendRegistry} from '../generated/core/cascade.ts'
 import {Core} from '../generated/core/core.ts'
+import {offlineBackend} from '../generated/core/offline-backend.ts'
 import {userInput} from '../generated/core/signals.ts'
 
 const SIGNALS = 500

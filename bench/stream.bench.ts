@@ -1,7 +1,7 @@
 /**
- * `make bench`: reading a model's stream (generated/core/backends.ts, tangled from org/core/backends.org). A server
- * on 127.0.0.1 streams a reply of CHUNKS pieces of prose as fast as it can; printed side by side, interleaved, in
- * one run:
+ * `make bench`: reading a model's stream (generated/core/openai-backend.ts, tangled from org/core/openai-backend.org).
+ * A server on 127.0.0.1 streams a reply of CHUNKS pieces of prose as fast as it can; printed side by side,
+ * interleaved, in one run:
  *
  * - the body read and thrown away (fetch alone: what any reader pays for the transport);
  * - the openai backend's `complete`, its prose given to a listener (our reader: events, chunks checked, the reply
@@ -15,7 +15,7 @@ import http from 'node:http'
 import type {AddressInfo} from 'node:net'
 import os from 'node:os'
 import OpenAI from 'openai'
-import {openaiBackend} from '../generated/core/backends.ts'
+import {openaiBackend} from '../generated/core/openai-backend.ts'
 
 const CHUNKS = 20_000
 const ROUNDS = 7

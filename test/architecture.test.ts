@@ -109,6 +109,14 @@ const cases: {name: string; files: Record<string, string>; rule: string | undefi
     rule: 'sdk-in-bench-only',
   },
   {
+    name: 'the turn importing a provider rather than the wire and the conversation it needs',
+    files: {
+      'generated/core/turn.ts': "import {openaiBackend} from './openai-backend.ts'\nexport const t = openaiBackend\n",
+      'generated/core/openai-backend.ts': 'export const openaiBackend = 1\n',
+    },
+    rule: 'providers-through-settings',
+  },
+  {
     name: 'the core through passepartout/toolchain, the references reading the settings',
     files: {
       'generated/core/config.ts': "import {inside} from '../../tools/toolchain.ts'\nexport const SETTINGS = inside\n",
