@@ -59,6 +59,7 @@ bench: $(DEPS)
 	node bin/launch.mjs bench/tangle.bench.ts
 	node bin/launch.mjs bench/check.bench.ts
 	$(CLI) tangle org/core
+	node bin/launch.mjs bench/mutation.bench.ts
 	node bin/launch.mjs bench/engine.bench.ts
 	node bin/launch.mjs bench/live.bench.ts
 	node bin/launch.mjs bench/daemon.bench.ts
