@@ -21,11 +21,12 @@ const SURVIVORS_FILE = 'bench/mutation-survivors.md'
 
 /** The modules mutated, each with the fast test files that cover it (no booted core, no skill host). */
 const MODULES: readonly {source: string; tests: readonly string[]}[] = [
-  {source: 'generated/core/protocol.ts', tests: ['generated/core/protocol.test.ts']},
+  {source: 'generated/core/wire.ts', tests: ['generated/core/protocol.test.ts', 'generated/core/client.test.ts']},
   {source: 'generated/core/untrusted.ts', tests: ['generated/core/untrusted.test.ts']},
   {source: 'generated/core/signals.ts', tests: ['generated/core/signals.test.ts']},
   {source: 'generated/core/reading.ts', tests: ['generated/core/reading.test.ts']},
   {source: 'generated/core/actions.ts', tests: ['generated/core/actions.test.ts']},
+  {source: 'generated/core/proposal-text.ts', tests: ['generated/core/actions.test.ts']},
   {source: 'generated/core/registry.ts', tests: ['generated/core/registry.test.ts']},
   {source: 'generated/core/loop.ts', tests: ['generated/core/loop.test.ts']},
   {source: 'generated/core/turn.ts', tests: ['generated/core/turn.test.ts']},
