@@ -20,16 +20,15 @@ import {listOrgFiles, userStateFolder} from '../../tools/project.ts'
 
 const repo = path.resolve(import.meta.dirname, '../..')
 
-/** A project with node_modules/ (for the maps), a tsconfig that sees Node's types, and FILES. */
-function project(files: Record<string, string>): string {
+/**
+ * A project with node_modules/ (for the maps), a tsconfig, and FILES; a tsconfig that sees Node's types when NODE says
+ * so, for code that imports Node's modules: a program with them took a check about a second more of CPU, the most a
+ * warm checker spent on most of these projects.
+ */
+function project(files: Record<string, string>, {node = false} = {}): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-check-'))
-  const tsconfig = {
-    compilerOptions: {
-      ...DEFAULT_COMPILER_OPTIONS,
-      types: ['node'],
-      typeRoots: [path.join(repo, 'node_modules/@types')],
-    },
-  }
+  const types = node ? {types: ['node'], typeRoots: [path.join(repo, 'node_modules/@types')]} : {types: []}
+  const tsconfig = {compilerOptions: {...DEFAULT_COMPILER_OPTIONS, ...types}}
   const all = {'package.json': '{}', 'node_modules/.keep': '', 'tsconfig.json': JSON.stringify(tsconfig), ...files}
   for (const [file, text] of Object.entries(all)) {
     fs.mkdirSync(path.dirname(path.join(dir, file)), {recursive: true})
@@ -372,7 +371,7 @@ describe('sandbox rules for skills', () => {
     )
 
   it('refuses a skill that uses child_process without the shell capability, at the Org line', async () => {
-    const dir = project({'org/skills/runner.org': skill('')})
+    const dir = project({'org/skills/runner.org': skill('')}, {node: true})
     expect((await check(dir)).messages).toEqual([
       expect.stringMatching(
         /^org\/skills\/runner\.org:5:\d+: error: skill 'runner' uses child_process without the 'shell' capability \[sandbox\/restricted-import\]$/,
@@ -381,7 +380,7 @@ describe('sandbox rules for skills', () => {
   })
 
   it('lets it run with #+CAPABILITIES: shell, and warns about names that grant nothing', async () => {
-    const dir = project({'org/skills/runner.org': skill('#+CAPABILITIES: shell teleport')})
+    const dir = project({'org/skills/runner.org': skill('#+CAPABILITIES: shell teleport')}, {node: true})
     expect((await check(dir)).messages).toEqual([
       expect.stringMatching(
         /^org\/skills\/runner\.org:2:1: warning: 'teleport' is not a capability.*\[sandbox\/unknown-capability\]$/,
@@ -390,9 +389,10 @@ describe('sandbox rules for skills', () => {
   })
 
   it('refuses a capability written so that it grants nothing, at its line', async () => {
-    const dir = project({
-      'org/skills/runner.org': skill('#+CAPABILITIES: shell read:\n#+CAPABILITIES: read:.passepartout'),
-    })
+    const dir = project(
+      {'org/skills/runner.org': skill('#+CAPABILITIES: shell read:\n#+CAPABILITIES: read:.passepartout')},
+      {node: true},
+    )
     expect((await check(dir)).messages).toEqual([
       expect.stringMatching(
         /^org\/skills\/runner\.org:2:1: error: 'read:' grants nothing: read: names no folder.*\[sandbox\/invalid-grant\]$/,
@@ -404,7 +404,7 @@ describe('sandbox rules for skills', () => {
   })
 
   it('does not hold core documents to the rules', async () => {
-    const dir = project({'org/core/runner.org': skill('')})
+    const dir = project({'org/core/runner.org': skill('')}, {node: true})
     expect((await check(dir)).messages).toEqual([])
   })
 })
@@ -609,7 +609,7 @@ describe('a warm re-check of documents that come after edits', () => {
   // ts-morph kept a node of each import no file of the program answers (`node:os`) and looked at it again when a
   // file was added: once its file had been edited, that node belonged to a tree that no longer existed.
   it('takes a new document after an edit of one importing a built-in module, in one re-check or the next', async () => {
-    const dir = project({'org/first.org': usingNode('first', 'node:os', 'CpuInfo')})
+    const dir = project({'org/first.org': usingNode('first', 'node:os', 'CpuInfo')}, {node: true})
     const {session} = await check(dir)
     await session.warmUp()
     for (const [k, module, type] of saves) {
