@@ -10,7 +10,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import * as esbuild from 'esbuild'
-import {afterEach, describe, expect, it} from 'vitest'
+import {afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {ProjectSession} from '../../tools/session/project-session.ts'
 import {DEFAULT_COMPILER_OPTIONS} from '../../tools/check/checker.ts'
 import {NativeChecker, parseOutput} from '../../tools/check/native-checker.ts'
@@ -20,16 +20,15 @@ import {listOrgFiles, userStateFolder} from '../../tools/project.ts'
 
 const repo = path.resolve(import.meta.dirname, '../..')
 
-/** A project with node_modules/ (for the maps), a tsconfig that sees Node's types, and FILES. */
-function project(files: Record<string, string>): string {
+/**
+ * A project with node_modules/ (for the maps), a tsconfig, and FILES; a tsconfig that sees Node's types when NODE says
+ * so, for code that imports Node's modules: a program with them took a check about a second more of CPU, the most a
+ * warm checker spent on most of these projects.
+ */
+function project(files: Record<string, string>, {node = false} = {}): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-check-'))
-  const tsconfig = {
-    compilerOptions: {
-      ...DEFAULT_COMPILER_OPTIONS,
-      types: ['node'],
-      typeRoots: [path.join(repo, 'node_modules/@types')],
-    },
-  }
+  const types = node ? {types: ['node'], typeRoots: [path.join(repo, 'node_modules/@types')]} : {types: []}
+  const tsconfig = {compilerOptions: {...DEFAULT_COMPILER_OPTIONS, ...types}}
   const all = {'package.json': '{}', 'node_modules/.keep': '', 'tsconfig.json': JSON.stringify(tsconfig), ...files}
   for (const [file, text] of Object.entries(all)) {
     fs.mkdirSync(path.dirname(path.join(dir, file)), {recursive: true})
@@ -53,6 +52,77 @@ async function check(dir: string, session = new ProjectSession({project: dir})) 
   return {report, messages: report.diagnostics.map((message) => formatDiagnostic(message, dir)), session}
 }
 
+/**
+ * Projects whose cases read one check and write nothing after it, each a folder of one project checked once (a check
+ * of a project each cost the warm checker a process and Node's types each): the messages of a case are those of its
+ * folder, printed from there as they were from a project of its own.
+ */
+const TOGETHER: Record<string, Record<string, string>> = {
+  noweb: {
+    'org/a.org': org(
+      '* Pieces',
+      '#+NAME: checks',
+      '#+begin_src typescript',
+      'const fine = 1',
+      'const bad: string = fine',
+      '#+end_src',
+      '* File',
+      '#+begin_src typescript :tangle a.ts :noweb yes',
+      'export function f() {',
+      '  <<checks>>',
+      '  return bad',
+      '}',
+      '#+end_src',
+    ),
+  },
+  link: {
+    'org/a.org': org(
+      '* One',
+      '#+begin_src typescript :tangle a.ts :comments link',
+      'export const one = 1',
+      '#+end_src',
+      '* Two',
+      '#+begin_src typescript :tangle a.ts :comments link',
+      'export const two: boolean = one',
+      '#+end_src',
+    ),
+  },
+  utf16: {
+    'org/a.org': org(
+      '#+begin_src typescript :tangle a.ts',
+      'const s = "é😀"; export const n: number = s',
+      'export const p: Promise<{x: string}> = Promise.resolve({x: 1})',
+      '#+end_src',
+    ),
+  },
+  'hand-written': {
+    'tools/helper.ts': 'export const helper: number = "nope"\n',
+    'org/a.org': org(
+      '#+begin_src typescript :tangle a.ts',
+      "import {helper} from '../tools/helper.ts'",
+      'export const twice = helper * 2',
+      '#+end_src',
+    ),
+  },
+}
+
+/** The projects of TOGETHER checked as one, by the checker WARM-ONLY names: each one's messages, from its folder. */
+async function checkTogether(warmOnly: boolean) {
+  const files = Object.entries(TOGETHER).flatMap(([name, project]) =>
+    Object.entries(project).map(([file, text]) => [`cases/${name}/${file}`, text]),
+  )
+  const dir = project(Object.fromEntries(files))
+  const session = new ProjectSession({project: dir, warmOnly})
+  sessions.push(session)
+  const report = await session.check(listOrgFiles(path.join(dir, 'cases')))
+  const messagesOf = (name: string) => {
+    const folder = path.join(dir, 'cases', name)
+    const inFolder = report.diagnostics.filter((message) => message.file?.startsWith(`${folder}${path.sep}`))
+    return inFolder.map((message) => formatDiagnostic(message, folder))
+  }
+  return {report, messagesOf}
+}
+
 // The native compiler and ts-morph must report the same problems at the same places.
 describe.each([
   ['native', false],
@@ -62,6 +132,14 @@ describe.each([
     const result = await checkWith(dir, warmOnly)
     expect(result.report.checker).toBe(checker)
     return result
+  }
+  let together: Awaited<ReturnType<typeof checkTogether>>
+  beforeAll(async () => {
+    together = await checkTogether(warmOnly)
+  })
+  const messagesOf = (name: string) => {
+    expect(together.report.checker).toBe(checker)
+    return together.messagesOf(name)
   }
 
   it('maps an error in a plain block to its Org line and column', async () => {
@@ -79,73 +157,27 @@ describe.each([
     expect(report.checkedFiles).toBe(1)
   })
 
-  it('maps a line that came from a noweb expansion to the line inside the referenced block', async () => {
-    const dir = project({
-      'org/a.org': org(
-        '* Pieces',
-        '#+NAME: checks',
-        '#+begin_src typescript',
-        'const fine = 1',
-        'const bad: string = fine',
-        '#+end_src',
-        '* File',
-        '#+begin_src typescript :tangle a.ts :noweb yes',
-        'export function f() {',
-        '  <<checks>>',
-        '  return bad',
-        '}',
-        '#+end_src',
-      ),
-    })
-    expect((await check(dir)).messages).toEqual([
+  it('maps a line that came from a noweb expansion to the line inside the referenced block', () => {
+    expect(messagesOf('noweb')).toEqual([
       "org/a.org:5:7: error TS2322: Type 'number' is not assignable to type 'string'. [ts]",
     ])
   })
 
-  it('maps errors through the comments of a :comments link target, and glue lines to the nearest block line', async () => {
-    const dir = project({
-      'org/a.org': org(
-        '* One',
-        '#+begin_src typescript :tangle a.ts :comments link',
-        'export const one = 1',
-        '#+end_src',
-        '* Two',
-        '#+begin_src typescript :tangle a.ts :comments link',
-        'export const two: boolean = one',
-        '#+end_src',
-      ),
-    })
-    expect((await check(dir)).messages).toEqual([
+  it('maps errors through the comments of a :comments link target, and glue lines to the nearest block line', () => {
+    expect(messagesOf('link')).toEqual([
       "org/a.org:7:14: error TS2322: Type 'number' is not assignable to type 'boolean'. [ts]",
     ])
   })
 
-  it('counts columns in UTF-16 code units and keeps the details of a chained message', async () => {
-    const dir = project({
-      'org/a.org': org(
-        '#+begin_src typescript :tangle a.ts',
-        'const s = "é😀"; export const n: number = s',
-        'export const p: Promise<{x: string}> = Promise.resolve({x: 1})',
-        '#+end_src',
-      ),
-    })
-    expect((await check(dir)).messages).toEqual([
+  it('counts columns in UTF-16 code units and keeps the details of a chained message', () => {
+    expect(messagesOf('utf16')).toEqual([
       "org/a.org:2:31: error TS2322: Type 'string' is not assignable to type 'number'. [ts]",
       "org/a.org:3:14: error TS2322: Type 'Promise<{ x: number; }>' is not assignable to type 'Promise<{ x: string; }>'.\n  Type '{ x: number; }' is not assignable to type '{ x: string; }'.\n    Types of property 'x' are incompatible.\n      Type 'number' is not assignable to type 'string'. [ts]",
     ])
   })
 
-  it('reports a problem in a hand-written file at that file', async () => {
-    const dir = project({
-      'tools/helper.ts': 'export const helper: number = "nope"\n',
-      'org/a.org': org(
-        '#+begin_src typescript :tangle a.ts',
-        "import {helper} from '../tools/helper.ts'",
-        'export const twice = helper * 2',
-        '#+end_src',
-      ),
-    })
-    expect((await check(dir)).messages).toEqual([
+  it('reports a problem in a hand-written file at that file', () => {
+    expect(messagesOf('hand-written')).toEqual([
       "tools/helper.ts:1:14: error TS2322: Type 'string' is not assignable to type 'number'. [ts]",
     ])
   })
@@ -158,6 +190,11 @@ describe.each([
     const {messages, report} = await check(dir)
     expect(messages).toEqual([expect.stringMatching(/^org\/bad\.org:1:1: error: .*\[tangle\/missing-directory\]$/)])
     expect(report.checkedFiles).toBe(1)
+  })
+
+  it('reports nothing of one folder at another: every message of the check is of one of them', () => {
+    const all = Object.keys(TOGETHER).flatMap((name) => together.messagesOf(name))
+    expect(all).toHaveLength(together.report.diagnostics.length)
   })
 })
 
@@ -334,7 +371,7 @@ describe('sandbox rules for skills', () => {
     )
 
   it('refuses a skill that uses child_process without the shell capability, at the Org line', async () => {
-    const dir = project({'org/skills/runner.org': skill('')})
+    const dir = project({'org/skills/runner.org': skill('')}, {node: true})
     expect((await check(dir)).messages).toEqual([
       expect.stringMatching(
         /^org\/skills\/runner\.org:5:\d+: error: skill 'runner' uses child_process without the 'shell' capability \[sandbox\/restricted-import\]$/,
@@ -343,7 +380,7 @@ describe('sandbox rules for skills', () => {
   })
 
   it('lets it run with #+CAPABILITIES: shell, and warns about names that grant nothing', async () => {
-    const dir = project({'org/skills/runner.org': skill('#+CAPABILITIES: shell teleport')})
+    const dir = project({'org/skills/runner.org': skill('#+CAPABILITIES: shell teleport')}, {node: true})
     expect((await check(dir)).messages).toEqual([
       expect.stringMatching(
         /^org\/skills\/runner\.org:2:1: warning: 'teleport' is not a capability.*\[sandbox\/unknown-capability\]$/,
@@ -352,9 +389,10 @@ describe('sandbox rules for skills', () => {
   })
 
   it('refuses a capability written so that it grants nothing, at its line', async () => {
-    const dir = project({
-      'org/skills/runner.org': skill('#+CAPABILITIES: shell read:\n#+CAPABILITIES: read:.passepartout'),
-    })
+    const dir = project(
+      {'org/skills/runner.org': skill('#+CAPABILITIES: shell read:\n#+CAPABILITIES: read:.passepartout')},
+      {node: true},
+    )
     expect((await check(dir)).messages).toEqual([
       expect.stringMatching(
         /^org\/skills\/runner\.org:2:1: error: 'read:' grants nothing: read: names no folder.*\[sandbox\/invalid-grant\]$/,
@@ -366,7 +404,7 @@ describe('sandbox rules for skills', () => {
   })
 
   it('does not hold core documents to the rules', async () => {
-    const dir = project({'org/core/runner.org': skill('')})
+    const dir = project({'org/core/runner.org': skill('')}, {node: true})
     expect((await check(dir)).messages).toEqual([])
   })
 })
@@ -571,7 +609,7 @@ describe('a warm re-check of documents that come after edits', () => {
   // ts-morph kept a node of each import no file of the program answers (`node:os`) and looked at it again when a
   // file was added: once its file had been edited, that node belonged to a tree that no longer existed.
   it('takes a new document after an edit of one importing a built-in module, in one re-check or the next', async () => {
-    const dir = project({'org/first.org': usingNode('first', 'node:os', 'CpuInfo')})
+    const dir = project({'org/first.org': usingNode('first', 'node:os', 'CpuInfo')}, {node: true})
     const {session} = await check(dir)
     await session.warmUp()
     for (const [k, module, type] of saves) {

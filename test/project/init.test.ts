@@ -8,6 +8,8 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {describe, expect, it} from 'vitest'
+import {initProject} from '../../tools/cli/init-command.ts'
+import {formatDetails, formatDiagnostic} from '../../tools/diagnostics.ts'
 
 const cli = path.resolve(import.meta.dirname, '../../bin/passepartout')
 const version = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../package.json'), 'utf8')).version
@@ -178,59 +180,8 @@ const readOnlyDisks = spawnSync('unshare', ['-m', '--propagation', 'private', 't
 
 describe('bad input: one line, an exit status, nothing written', () => {
   const long = (bytes: number) => 'n'.repeat(bytes)
-  it.each([
-    [
-      'a folder that is not empty and holds no Org document',
-      'full',
-      /^full: error: no project was written: the folder is not empty \(notes\.txt\) and holds no Org document; name a new folder, or an empty one \[init\/refused\]$/,
-      1,
-    ],
-    ['a file', 'full/notes.txt', /^full\/notes\.txt: error: .*this is a file, not a folder \[init\/refused\]$/, 1],
-    [
-      'a path through a file',
-      'full/notes.txt/demo',
-      /^full\/notes\.txt\/demo: error: no project was written: .*full\/notes\.txt, which would hold it, is a file, not a folder \[init\/refused\]$/,
-      1,
-    ],
-    [
-      'a link to nothing',
-      'dangling',
-      /^dangling: error: no project was written: this is a link to .*nowhere, which does not exist \[init\/refused\]$/,
-      1,
-    ],
-    [
-      'a folder of Org documents whose org/ is a link elsewhere',
-      'linked',
-      /^linked: error: no project was written: org is a link \(to \.\.\/elsewhere\); init writes nothing through a link \[init\/refused\]$/,
-      1,
-    ],
-    ['an empty name', '', /^\/.*: error: no project was written: an empty name names no folder \[init\/refused\]$/, 1],
-    [
-      'a name of blanks',
-      '  ',
-      /^\/.*: error: no project was written: "  " is blanks alone, which name no folder one can see \[init\/refused\]$/,
-      1,
-    ],
-    [
-      'a name with a line break',
-      'a\nb',
-      /^\/.*: error: no project was written: "a\\nb" holds a control character.*\[init\/refused\]$/,
-      1,
-    ],
-    [
-      'a name of 256 bytes',
-      long(256),
-      /: error: no project was written: a name of the path is 256 bytes long; the file system takes 255 \[init\/refused\]$/,
-      1,
-    ],
-    [
-      'a folder whose folder does not exist',
-      'missing/demo',
-      /^missing\/demo: error: no project was written: the folder .*missing that would hold it does not exist \[init\/refused\]$/,
-      1,
-    ],
-    ['two folders', ['one', 'two'], /^passepartout init: one folder is expected, not 2$/, 2],
-  ])('%s', (_, name, line, status) => {
+  /** A working folder of what the refusals name: notes, a link to nothing, Org documents whose org/ is a link. */
+  const refusing = () => {
     const cwd = temporary()
     fs.mkdirSync(path.join(cwd, 'full'))
     fs.writeFileSync(path.join(cwd, 'full/notes.txt'), 'mine\n')
@@ -239,6 +190,71 @@ describe('bad input: one line, an exit status, nothing written', () => {
     fs.mkdirSync(path.join(cwd, 'elsewhere'))
     fs.writeFileSync(path.join(cwd, 'linked/notes.org'), '#+TITLE: Notes\n')
     fs.symlinkSync('../elsewhere', path.join(cwd, 'linked/org'))
+    return cwd
+  }
+  const REFUSED: [string, string, RegExp][] = [
+    [
+      'a folder that is not empty and holds no Org document',
+      'full',
+      /^full: error: no project was written: the folder is not empty \(notes\.txt\) and holds no Org document; name a new folder, or an empty one \[init\/refused\]$/,
+    ],
+    ['a file', 'full/notes.txt', /^full\/notes\.txt: error: .*this is a file, not a folder \[init\/refused\]$/],
+    [
+      'a path through a file',
+      'full/notes.txt/demo',
+      /^full\/notes\.txt\/demo: error: no project was written: .*full\/notes\.txt, which would hold it, is a file, not a folder \[init\/refused\]$/,
+    ],
+    [
+      'a link to nothing',
+      'dangling',
+      /^dangling: error: no project was written: this is a link to .*nowhere, which does not exist \[init\/refused\]$/,
+    ],
+    [
+      'a folder of Org documents whose org/ is a link elsewhere',
+      'linked',
+      /^linked: error: no project was written: org is a link \(to \.\.\/elsewhere\); init writes nothing through a link \[init\/refused\]$/,
+    ],
+    ['an empty name', '', /^\/.*: error: no project was written: an empty name names no folder \[init\/refused\]$/],
+    [
+      'a name of blanks',
+      '  ',
+      /^\/.*: error: no project was written: "  " is blanks alone, which name no folder one can see \[init\/refused\]$/,
+    ],
+    [
+      'a name with a line break',
+      'a\nb',
+      /^\/.*: error: no project was written: "a\\nb" holds a control character.*\[init\/refused\]$/,
+    ],
+    [
+      'a name of 256 bytes',
+      long(256),
+      /: error: no project was written: a name of the path is 256 bytes long; the file system takes 255 \[init\/refused\]$/,
+    ],
+    [
+      'a folder whose folder does not exist',
+      'missing/demo',
+      /^missing\/demo: error: no project was written: the folder .*missing that would hold it does not exist \[init\/refused\]$/,
+    ],
+  ]
+
+  // What the command prints of a refusal is what initProject says, as printDiagnostics prints it: the table asks
+  // initProject; the first row and the parser's refusal (exit status 2) run as the command.
+  it.each(REFUSED)('%s', (_, name, line) => {
+    const cwd = refusing()
+    const before = contents(cwd)
+    const result = initProject(name, path.resolve(cwd, name))
+    const refused = 'refused' in result ? result.refused : undefined
+    const printed = refused ? [formatDiagnostic(refused, cwd), ...formatDetails(refused)] : []
+    expect(printed[0]).toMatch(line)
+    expect(printed).toHaveLength(1)
+    expect(contents(cwd)).toEqual(before)
+  })
+
+  it.each([
+    [...REFUSED[0]!, 1] as const,
+    ['two folders', ['one', 'two'], /^passepartout init: one folder is expected, not 2$/, 2] as const,
+  ])('%s, said by the command', (_, name, line, status) => {
+    const cwd = refusing()
     const before = contents(cwd)
     const result = passepartout(['init', ...[name].flat()], cwd)
     expect(result.stderr.split('\n')[0]).toMatch(line)

@@ -8,6 +8,8 @@ import {spawn, spawnSync} from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {readProjectConfig} from '../../generated/core/config.ts'
+import {diagnosticJson} from '../../tools/diagnostics.ts'
 import {tempProject} from '../support/temp-project.ts'
 
 const cli = path.resolve(import.meta.dirname, '../../bin/passepartout')
@@ -83,7 +85,13 @@ describe('passepartout skills in a project of its own', () => {
   })
 })
 
+/** A problem as `skills --json` prints it (diagnosticJson): the file relative to the project, the place, the rule. */
+type Problem = {file: string; line: number; column: number; rule: string; reason: string}
+const placed = ({file, line, column, rule}: Problem) => `${file}:${line}:${column} ${rule}`
+
 describe('passepartout skills on switches the file gets wrong', () => {
+  // What the command and the running core say of the file is what its reader says: the table asks the reader, the
+  // first row the command too (each run of it boots a core with the shipped skills).
   it.each([
     ['a switch that is no true or false', '{"skills": {"scribe": "off"}}', '1:13', /^skills\.scribe is not valid/],
     [
@@ -95,13 +103,19 @@ describe('passepartout skills on switches the file gets wrong', () => {
     ['skills that are no object of switches', '{"skills": ["scribe"]}', '1:2', /^skills is not valid/],
   ])('says %s at its place, as the running core does', (_, settings, place, reason) => {
     const project = tempProject({'org/skills/mine.org': skill('mine'), 'passepartout.json': settings})
-    const report = JSON.parse(passepartout(['skills', '--json'], project).stdout) as {
-      problems: {file: string; line: number; column: number; rule: string; reason: string}[]
-    }
-    expect(report.problems.map(({file, line, column, rule}) => `${file}:${line}:${column} ${rule}`)).toEqual([
-      `passepartout.json:${place} config/invalid`,
-    ])
-    expect(report.problems[0]!.reason).toMatch(reason)
+    const problems = readProjectConfig(project).problems.map((problem) => diagnosticJson(problem, project) as Problem)
+    expect(problems.map(placed)).toEqual([`passepartout.json:${place} config/invalid`])
+    expect(problems[0]!.reason).toMatch(reason)
+  })
+
+  it('says them as the command prints them', () => {
+    const project = tempProject({
+      'org/skills/mine.org': skill('mine'),
+      'passepartout.json': '{"skills": {"scribe": "off"}}',
+    })
+    const report = JSON.parse(passepartout(['skills', '--json'], project).stdout) as {problems: Problem[]}
+    expect(report.problems.map(placed)).toEqual(['passepartout.json:1:13 config/invalid'])
+    expect(report.problems[0]!.reason).toMatch(/^skills\.scribe is not valid/)
   })
 })
 

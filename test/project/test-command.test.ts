@@ -46,8 +46,16 @@ const project = tempProject({
   'org/skills/sour.org': skill('sour', 'goodbye Ada'),
 })
 
+/**
+ * `passepartout test org/skills/greeter.org` in a terminal's environment, run once for the two tests that read it (a
+ * run costs a check and a vitest): what it runs, and that it colours nothing in a pipe.
+ */
+let inTerminal: ReturnType<typeof passepartout> | undefined
+const namedInTerminal = () =>
+  (inTerminal ??= passepartout(['test', 'org/skills/greeter.org'], project, {TERM: 'xterm'}))
+
 it("runs the Test Suites of the documents named, and only the project's, with the installation's vitest", () => {
-  const result = passepartout(['test', 'org/skills/greeter.org'], project)
+  const result = namedInTerminal()
   expect(result.stdout).toContain('generated/skills/greeter.test.ts')
   expect(result.stdout).not.toContain('sour.test.ts')
   expect(result.stdout).toMatch(/Test Files +1 passed \(1\)/)
@@ -111,7 +119,7 @@ it('colours what vitest prints as the other commands colour theirs: not in a pip
   const escape = '\x1b['
   const named = ['test', 'org/skills/greeter.org']
   // vitest alone colours a pipe too (tinyrainbow colours whatever the stream, but for a dumb terminal).
-  expect(passepartout(named, project, {TERM: 'xterm'}).stdout).not.toContain(escape)
+  expect(namedInTerminal().stdout).not.toContain(escape)
   expect(passepartout(named, project, {FORCE_COLOR: '1'}).stdout).toContain(escape)
 })
 
