@@ -45,11 +45,12 @@ const COMPUTING = [
  * close each before they end, and set no environment, signal or working folder: they share their workers too, as
  * what is left of them is what they loaded (measured side by side on these 17 files, 443 tests, the same test failing
  * in both on a loaded machine: 52.9 s of CPU one process each, 43.0 s sharing; chat, client-commands, printing and
- * one-shot, which start cores only as command lines, 48.7 s one process each, 47.0 s sharing).
+ * one-shot, which start cores only as command lines, 48.7 s one process each, 47.0 s sharing; mcp and daemon, with
+ * skill-services and load-queue beside them, twice interleaved: 31.6 and 31.6 s one process each, 30.2 and 29.9 sharing).
  */
 const BOOTING = ['approvals-page', 'background', 'commands', 'config', 'load-queue', 'loop', 'memory', 'passepartout']
   .concat(['privacy', 'reading', 'schedule-spec', 'schedules', 'sessions', 'skill-ledger', 'skill-services'])
-  .concat(['skill-tools', 'turn', 'chat', 'client-commands', 'printing', 'one-shot'])
+  .concat(['skill-tools', 'turn', 'chat', 'client-commands', 'printing', 'one-shot', 'mcp', 'daemon'])
   .map((name) => `generated/core/${name}.test.ts`)
 /**
  * Files of the toolchain's tests that run its command line as processes of their own, and set no environment, signal
