@@ -22,6 +22,7 @@ import path from 'node:path'
 import {CoreClient} from '../generated/core/client.ts'
 import {Core} from '../generated/core/core.ts'
 import {Daemon} from '../generated/core/daemon.ts'
+import {cpuOfTree} from './proc-cpu.ts'
 import {shippedProject} from './shipped-project.ts'
 
 const repo = process.env.PASSEPARTOUT_HOME ?? path.resolve(import.meta.dirname, '..')
@@ -138,29 +139,6 @@ async function load(root: string, pid: number): Promise<{rate: number; elapsed: 
   return {rate: (CLIENTS * MESSAGES) / (elapsed / 1000), elapsed, p50: quantile(latencies, 0.5), p95: quantile(latencies, 0.95), replies, cpuMs}
 }
 
-/** The processor time (user and system, ms) PID and its descendants have taken so far, from /proc. */
-function cpuOfTree(pid: number): number {
-  const stats = fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).flatMap((entry) => {
-    try {
-      // The command may hold spaces and parentheses: the fields counted are those after its closing one.
-      const text = fs.readFileSync(`/proc/${entry}/stat`, 'utf8')
-      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ')
-      return [{pid: Number(entry), parent: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12])}]
-    } catch {
-      return []
-    }
-  })
-  const tree = new Set([pid])
-  for (let grown = true; grown; ) {
-    grown = false
-    for (const stat of stats) if (!tree.has(stat.pid) && tree.has(stat.parent)) grown = tree.add(stat.pid).size > 0
-  }
-  const ticks = stats.filter((stat) => tree.has(stat.pid)).reduce((sum, stat) => sum + stat.ticks, 0)
-  return (ticks * 1000) / CLOCK_TICKS
-}
-
-/** The kernel's clock ticks a second (`getconf CLK_TCK`), in which /proc counts processor time. */
-const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], {encoding: 'utf8'}).stdout.trim()) || 100
 
 /** The same load on the same daemon whose serve echoes the text, in a process of its own as the core is. */
 async function echoed(): Promise<{loaded: Awaited<ReturnType<typeof load>>; lone: number}> {

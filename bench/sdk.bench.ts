@@ -23,7 +23,7 @@
  *
  * Figures only; asserts nothing.
  */
-import {type ChildProcess, spawn, spawnSync} from 'node:child_process'
+import {type ChildProcess, spawn} from 'node:child_process'
 import fs from 'node:fs'
 import http from 'node:http'
 import type {AddressInfo} from 'node:net'
@@ -35,6 +35,7 @@ import {generateText, jsonSchema, stepCountIs, streamText, tool as aiTool} from 
 import {z} from 'zod'
 import {CoreClient} from '../generated/core/client.ts'
 import {Core} from '../generated/core/core.ts'
+import {cpuOfTree} from './proc-cpu.ts'
 import {shippedProject} from './shipped-project.ts'
 
 const repo = process.env.PASSEPARTOUT_HOME ?? path.resolve(import.meta.dirname, '..')
@@ -400,39 +401,10 @@ function streamed(
 
 /** The CPU (user and system, µs → ms) of this process and its descendants but EXCLUDED's, so far. */
 function cpuMs(excluded: number): number {
-  const children = cpuOfDescendants(process.pid, excluded)
+  const children = cpuOfTree(process.pid, {self: false, excluded})
   const own = process.cpuUsage()
   return (own.user + own.system) / 1000 + children
 }
-
-/** The CPU (ms) the descendants of PID but EXCLUDED and its own have taken so far, from /proc. */
-function cpuOfDescendants(pid: number, excluded: number): number {
-  const stats = fs
-    .readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .flatMap((entry) => {
-      try {
-        // The command may hold spaces and parentheses: the fields counted are those after its closing one.
-        const text = fs.readFileSync(`/proc/${entry}/stat`, 'utf8')
-        const fields = text.slice(text.lastIndexOf(')') + 2).split(' ')
-        return [{pid: Number(entry), parent: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12])}]
-      } catch {
-        return []
-      }
-    })
-  const tree = new Set([pid])
-  for (let grown = true; grown;) {
-    grown = false
-    for (const stat of stats)
-      if (!tree.has(stat.pid) && stat.pid !== excluded && tree.has(stat.parent)) grown = tree.add(stat.pid).size > 0
-  }
-  tree.delete(pid)
-  const ticks = stats.filter((stat) => tree.has(stat.pid)).reduce((sum, stat) => sum + stat.ticks, 0)
-  return (ticks * 1000) / CLOCK_TICKS
-}
-
-/** The kernel's clock ticks a second (`getconf CLK_TCK`), in which /proc counts processor time. */
-const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], {encoding: 'utf8'}).stdout.trim()) || 100
 
 function quantile(values: number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b)
