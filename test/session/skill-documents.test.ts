@@ -213,6 +213,19 @@ describe("the sandbox rules' remembered verdicts", () => {
     )
     expect(skills()).toEqual(['runner: 1 modules parsed, 0 judged clean before', 'runner sandbox-blocked'])
   })
+
+  it('are one memory for the folders outside an npm project: a shipped skill judged in one is parsed in no other', () => {
+    const cli = path.resolve(import.meta.dirname, '../../bin/passepartout')
+    const cache = project({})
+    const bouncer = (dir: string) => {
+      const env: NodeJS.ProcessEnv = {...process.env, DEBUG: 'passepartout:sandbox', XDG_CACHE_HOME: cache}
+      delete env.SHIPPED_SKILLS
+      const result = spawnSync(cli, ['skills', '--json'], {cwd: dir, encoding: 'utf8', env})
+      return result.stderr.match(/bouncer: .*/)?.[0]
+    }
+    expect(bouncer(project({'package.json': '{}\n'}))).toBe('bouncer: 1 modules parsed, 0 judged clean before')
+    expect(bouncer(project({'package.json': '{}\n'}))).toBe('bouncer: 0 modules parsed, 1 judged clean before')
+  })
 })
 
 describe("the skills' load order", () => {

@@ -13,12 +13,15 @@
  * problems always come from the rules at its current Org lines.
  *
  * Kept beside the tangle cache (`stateFile`: node_modules/.cache/passepartout/
- * sandbox.json), written to a temporary file and renamed into place; a file
+ * sandbox.json), or for folders outside an npm project in one file of the
+ * user's cache they all share (`verdictsFile`), written to a temporary file and renamed into place; a file
  * that is damaged or of another shape is ignored. Entries not asked for in a
  * week (those of older builds) are dropped when it is written.
  */
 import {createHash} from 'node:crypto'
 import fs from 'node:fs'
+import path from 'node:path'
+import {userStateFolder} from '../project.ts'
 import {stateFile, writeStateFile} from '../tangle/cache.ts'
 import {number, object, record} from '../shape.ts'
 import type {Capability} from './capabilities.ts'
@@ -48,7 +51,7 @@ export class SandboxVerdicts {
    */
   static open(folder: string, tool: string | undefined): SandboxVerdicts | undefined {
     if (!tool) return undefined
-    const file = stateFile(folder, 'sandbox')
+    const file = verdictsFile(folder)
     let stored: unknown
     try {
       stored = JSON.parse(fs.readFileSync(file, 'utf8'))
@@ -91,6 +94,18 @@ export class SandboxVerdicts {
       // The next boot parses what this one could not remember.
     }
   }
+}
+
+/**
+ * Where the verdicts for the documents under FOLDER are kept: beside its tangle cache in an npm project, else in one
+ * file of the user's cache for every such folder. A key holds all that decides its verdict, the module's path among
+ * them, so folders can share the file: the shipped skills, read by every project from this installation, are
+ * parsed once for all of them, not once a folder (about 0.6 s of CPU a first boot, TypeScript's parser loaded).
+ */
+function verdictsFile(folder: string): string {
+  return fs.existsSync(path.join(folder, 'node_modules'))
+    ? stateFile(folder, 'sandbox')
+    : path.join(userStateFolder(), 'sandbox.json')
 }
 
 /** What decides a module's verdict: the rules (TOOL), its path, its text and its grants, as one hash. */
