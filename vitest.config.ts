@@ -1,5 +1,6 @@
 import path from 'node:path'
 import {defineConfig} from 'vitest/config'
+import {USER_CACHE} from './test/support/user-cache.ts'
 
 /**
  * Files of tests that change nothing of their process (no process.env, signal or working folder of their own, no
@@ -80,8 +81,9 @@ export default defineConfig({
     hookTimeout: 120_000,
     // A project a test writes runs the skills it holds, and no shipped one beside them (org/core/shipped.org): the
     // cores the tests start, in their processes or as commands, inherit this. A test of the shipped skills says
-    // which it boots.
-    env: {SHIPPED_SKILLS: ''},
+    // which it boots. Their user's cache is the run's own (test/support/user-cache.ts).
+    env: {SHIPPED_SKILLS: '', XDG_CACHE_HOME: USER_CACHE},
+    globalSetup: ['test/support/user-cache.ts'],
     // The toolchain's tests, and the core's and the skills' tangled from org/ (make test tangles first). Each file in
     // a process of its own, as many set process.env and signals; those that leave their process as they found it
     // (COMPUTING, BOOTING) share theirs.
