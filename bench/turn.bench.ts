@@ -45,7 +45,7 @@ const STREAMS = 60
 /** How long the streaming model thinks before its first chunk: its headers have long been read by then. */
 const THINK_MS = 20
 const CONTEXT_TURNS = 200
-const CONTEXT_BEGINS = 50
+const CONTEXT_BEGINS = 200
 /** Rounds run first and not counted: the code compiled, the connections open. */
 const WARM_UP = 5
 
