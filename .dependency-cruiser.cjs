@@ -86,6 +86,7 @@ const LAYERS = [
     ],
   },
   {name: 'the turn', modules: ['step', 'turn', 'reason', 'act', 'loop', 'approval-flow', 'background']},
+  {name: 'the wire', modules: ['turn-wire']},
   {
     name: 'the core',
     modules: [
