@@ -128,6 +128,7 @@ const TOOLCHAIN_LAYERS = [
       'code-frame',
       'terminal',
       'project',
+      'settings',
       'installation',
       'folders',
       'shape',

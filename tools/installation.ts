@@ -11,10 +11,11 @@ import fs from 'node:fs'
 import {createRequire} from 'node:module'
 import path from 'node:path'
 import {findProjectRoot} from './project.ts'
+import {readToolchainSettings} from './settings.ts'
 
 /** The installation running this code: PASSEPARTOUT_HOME, which bin/launch.mjs sets, else the folder above this file. */
 export function installationRoot(): string {
-  return process.env.PASSEPARTOUT_HOME ?? findProjectRoot(import.meta.dirname)!
+  return readToolchainSettings().home ?? findProjectRoot(import.meta.dirname)!
 }
 
 /** Whether PROJECT is the installation HOME itself (this repository, to its developers): one folder, however named. */
