@@ -36,6 +36,12 @@ const LAYERS = [
       'reading',
       'endowments',
       'registry',
+      'host-errors',
+      'host-versions',
+      'host-budget',
+      'host-api',
+      'host-loading',
+      'host-calls',
       'host-runtime',
       'host-process',
       'host-main',
@@ -80,6 +86,7 @@ const LAYERS = [
     ],
   },
   {name: 'the turn', modules: ['step', 'turn', 'reason', 'act', 'loop', 'approval-flow', 'background']},
+  {name: 'the wire', modules: ['turn-wire']},
   {
     name: 'the core',
     modules: [
@@ -121,6 +128,7 @@ const TOOLCHAIN_LAYERS = [
       'code-frame',
       'terminal',
       'project',
+      'settings',
       'installation',
       'folders',
       'shape',

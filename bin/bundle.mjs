@@ -24,7 +24,9 @@ export async function bundled(entry, options = {}) {
 /**
  * The installation has the sources of its entry points: this repository, where tools/ holds the toolchain's
  * TypeScript. The package has none: its bundles were built when it was packed (dist/, by tools/pack/). The
- * toolchain's TypeScript asks tools/installation.ts (`hasSources`), which looks for the same folder.
+ * toolchain's TypeScript asks tools/installation.ts (`hasSources`), which looks for the same folder. This one cannot
+ * ask that one: it answers before any TypeScript is built or loaded (the answer decides whether to build), and in
+ * the package the TypeScript is not there at all.
  */
 export const hasSources = fs.existsSync(path.join(root, 'tools'))
 

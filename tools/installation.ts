@@ -11,10 +11,11 @@ import fs from 'node:fs'
 import {createRequire} from 'node:module'
 import path from 'node:path'
 import {findProjectRoot} from './project.ts'
+import {readToolchainSettings} from './settings.ts'
 
 /** The installation running this code: PASSEPARTOUT_HOME, which bin/launch.mjs sets, else the folder above this file. */
 export function installationRoot(): string {
-  return process.env.PASSEPARTOUT_HOME ?? findProjectRoot(import.meta.dirname)!
+  return readToolchainSettings().home ?? findProjectRoot(import.meta.dirname)!
 }
 
 /** Whether PROJECT is the installation HOME itself (this repository, to its developers): one folder, however named. */
@@ -70,7 +71,8 @@ function declarations(home: string, files: string | string[]): string {
 /**
  * Whether the installation HOME holds its sources (this repository: tools/, org/core/), or only what make pack built
  * of them (the package: dist/). The one answer of the toolchain's TypeScript; bin/bundle.mjs's `hasSources` gives the
- * launcher the same answer, by the same folder, before any TypeScript loads.
+ * launcher the same answer, by the same folder, before any TypeScript loads: it decides whether there is TypeScript
+ * to build, so it cannot ask this function, which is part of what it builds (and is not in the package).
  */
 export function hasSources(home: string): boolean {
   return fs.existsSync(path.join(home, 'tools'))

@@ -37,6 +37,7 @@ export {installationRoot, packageFolder} from './installation.ts'
 export {findProjectRoot} from './project.ts'
 export {type CheckReport, hasCheckErrors} from './session/project-checker.ts'
 export {ProjectSession, type SessionOptions} from './session/project-session.ts'
+export {readToolchainSettings} from './settings.ts'
 export {fileStamp, type OrgChange, type OrgWatcher, watchOrgFiles} from './watch/org-watcher.ts'
 export {
   API_VERSION,

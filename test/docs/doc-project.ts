@@ -106,8 +106,7 @@ export class DocProject {
         )
       )
         delete env[name]
-    // The warm-up of a core's checker only makes a first save faster: seconds of CPU an example does not need.
-    return {...env, PATH: `${this.bin}:${env.PATH}`, PASSEPARTOUT_WARM_UP: '0', ...extra}
+    return {...env, PATH: `${this.bin}:${env.PATH}`, ...extra}
   }
 
   /** TEXT as the documentation shows it: the project's folder, the servers' addresses. */

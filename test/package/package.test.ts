@@ -90,8 +90,6 @@ function npmEnvironment(folder: string): NodeJS.ProcessEnv {
     PATH: `${path.join(folder, 'prefix', 'bin')}${path.delimiter}${process.env.PATH}`,
     npm_config_cache: npmCache,
     npm_config_update_notifier: 'false',
-    // The warm-up of a core's checker only makes a first save faster: seconds of CPU these tests do not need.
-    PASSEPARTOUT_WARM_UP: '0',
   }
 }
 

@@ -32,7 +32,7 @@ const copies = (...names: string[]) =>
 const {SHIPPED_SKILLS: _, ...shell} = process.env
 
 const passepartout = (args: string[], cwd: string) =>
-  spawnSync(cli, [...args, '--no-frames'], {cwd, encoding: 'utf8', env: {...shell, PASSEPARTOUT_WARM_UP: '0'}})
+  spawnSync(cli, [...args, '--no-frames'], {cwd, encoding: 'utf8', env: shell})
 
 it('checks and runs a fresh folder holding copies of the shipped skills, their imports found in the installation', () => {
   const dir = tempProject(copies('policy', 'bouncer', 'shell-guard'))

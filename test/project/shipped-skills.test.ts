@@ -14,9 +14,9 @@ import {tempProject} from '../support/temp-project.ts'
 
 const cli = path.resolve(import.meta.dirname, '../../bin/passepartout')
 
-/** The environment of a person's shell: every shipped skill boots (the tests' own cores boot none), no warm-up. */
+/** The environment of a person's shell: every shipped skill boots (the tests' own cores boot none). */
 const {SHIPPED_SKILLS: _, ...rest} = process.env
-const environment = {...rest, PASSEPARTOUT_WARM_UP: '0', NO_COLOR: '1'}
+const environment = {...rest, NO_COLOR: '1'}
 
 const passepartout = (args: string[], cwd: string) =>
   spawnSync(cli, [...args, '--no-frames'], {cwd, encoding: 'utf8', env: environment})

@@ -18,6 +18,7 @@
 import {type ChildProcess, fork} from 'node:child_process'
 import path from 'node:path'
 import {pathToFileURL} from 'node:url'
+import {readToolchainSettings} from '../settings.ts'
 import type {WarmAnswers, WarmRequest, WarmResponse} from './warm-messages.ts'
 
 const PROCESS_ENTRY = 'tools/check/warm-process.ts'
@@ -30,7 +31,7 @@ const YOUNG_GENERATION = '--max-semi-space-size=4'
 
 /** The process's bundle, built by bin/bundle.mjs when its sources changed; its packages (ts-morph) are node_modules'. */
 async function processBundle(): Promise<string> {
-  const home = process.env.PASSEPARTOUT_HOME ?? path.resolve(import.meta.dirname, '..', '..')
+  const home = readToolchainSettings().home ?? path.resolve(import.meta.dirname, '..', '..')
   type Bundler = {bundled(entry: string): Promise<string>}
   const {bundled} = (await import(pathToFileURL(path.join(home, 'bin', 'bundle.mjs')).href)) as Bundler
   return bundled(PROCESS_ENTRY)

@@ -18,6 +18,7 @@ import {pathToFileURL} from 'node:url'
 import {RESTART_EXIT_CODE} from '../core-process.ts'
 import {hasSources, installationRoot, isInstallation} from '../installation.ts'
 import {findProjectRoot, listOrgFiles} from '../project.ts'
+import {readToolchainSettings} from '../settings.ts'
 import {TangleCache} from '../tangle/cache.ts'
 import {hasErrors, tangle} from '../tangle/tangle.ts'
 import {paletteFor} from '../terminal.ts'
@@ -29,7 +30,7 @@ import type {CommandContext} from './usage.ts'
 type Launch = (entry: string, args: string[]) => Promise<number>
 
 export async function runCore(invocation: CommandInvocation, context: CommandContext): Promise<number> {
-  const home = process.env.PASSEPARTOUT_HOME ?? findProjectRoot(import.meta.dirname)!
+  const home = readToolchainSettings().home ?? findProjectRoot(import.meta.dirname)!
   // Whether to show frames is settled here, once: the core is told, rather than asked to judge its stderr again.
   const frames = {frames: context.frames, 'no-frames': !context.frames}
   const handed = {...invocation, values: {...invocation.values, ...frames}}
@@ -157,7 +158,7 @@ async function tangleCore(home: string, context: CommandContext): Promise<boolea
   const documents = path.join(home, 'org', 'core')
   const report = await tangle({
     files: listOrgFiles(documents),
-    cache: TangleCache.open(home, {tool: process.env.PASSEPARTOUT_BUILD ?? '', allowOutside: []}),
+    cache: TangleCache.open(home, {tool: readToolchainSettings().build ?? '', allowOutside: []}),
   })
   if (!hasErrors(report)) return true
   printDiagnostics(report.diagnostics, {cwd: context.cwd, frames: context.frames})

@@ -10,12 +10,13 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import {readToolchainSettings} from '../settings.ts'
 
 /** Where an installation keeps the client, from its root. */
 const CLIENT = path.join('generated', 'emacs', 'passepartout.el')
 
 export function runEmacs(): number {
-  const home = process.env.PASSEPARTOUT_HOME ?? path.resolve(import.meta.dirname, '..', '..')
+  const home = readToolchainSettings().home ?? path.resolve(import.meta.dirname, '..', '..')
   const client = path.join(home, CLIENT)
   if (!fs.existsSync(client)) {
     // An installation problem, said as launch.mjs says one: what is missing, and what makes it.

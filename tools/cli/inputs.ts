@@ -13,6 +13,7 @@ import {allowOutsideInvalid, noDocuments} from '../messages/io.ts'
 import {noSuchPath} from '../messages/usage.ts'
 import {allowedOutside, defaultFolder, findProjectRoot, listOrgFiles} from '../project.ts'
 import {ProjectSession} from '../session/project-session.ts'
+import {readToolchainSettings} from '../settings.ts'
 import {printDiagnostics} from './output.ts'
 import {type CommandContext, UsageError} from './usage.ts'
 
@@ -29,7 +30,7 @@ export interface CommandInputs {
   files: string[]
   /** The folders given (the project's org/ when nothing is): where deleted documents are looked for. */
   folders: string[]
-  /** What the project's settings hold that is wrong (config/invalid), to report with the command's own. */
+  /** What the project's and the toolchain's settings hold that is wrong (config/invalid), to report with the command's own. */
   problems: Diagnostic[]
 }
 
@@ -46,6 +47,7 @@ export function commandInputs(
   const project = findProjectRoot(folder)
   const allowed = allowedOutside(project, flags.allowOutside, context.cwd)
   const problems = allowed.invalid ? [diagnostic(path.join(project!, 'package.json'), allowOutsideInvalid())] : []
+  problems.push(...readToolchainSettings().problems)
   // Outside any project, each folder the command works on is a root its documents write under, as a project's
   // root is (run-document.ts): a folder of notes may keep its documents in docs/ and their code in src/.
   const looseRoots = project ? [] : inputs.map(folderOf)

@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import {readToolchainSettings} from '../settings.ts'
 import {type CommandName, COMMANDS, type ToolchainCommandName} from './command-table.ts'
 import {type CommandInvocation, framesOf, parseCommandLine} from './command-line.ts'
 import {type CommandContext, commandUsage, printUsageError, USAGE, UsageError} from './usage.ts'
@@ -96,7 +97,7 @@ function quietOnClosedOutput(): void {
  * globally or in a project; which one matters when a machine has more than one.
  */
 function installation(): string {
-  return process.env.PASSEPARTOUT_HOME ?? path.resolve(import.meta.dirname, '..', '..')
+  return readToolchainSettings().home ?? path.resolve(import.meta.dirname, '..', '..')
 }
 
 /** This installation's version, from its package.json. */

@@ -1,7 +1,8 @@
 /**
  * The reference of the environment (docs/reference/environment.md): every variable the code reads, found in
  * the code itself (the core's generated modules, the toolchain, bin/), with what it sets. The core's settings
- * are the rows of its table (SETTINGS, org/core/settings.org), which reads them; the others are described here.
+ * are the rows of its table (SETTINGS, org/core/settings.org), which reads them, the toolchain's the rows of its
+ * own (TOOLCHAIN_SETTINGS, tools/settings.ts); the others are described here.
  * A variable the code reads that is described nowhere, or one described that the code no longer reads, refuses
  * the reference: the list cannot drift from the code, and its words are kept beside it.
  */
@@ -9,6 +10,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import {SETTINGS} from '../../generated/core/settings.ts'
 import {variablesUndescribed, variablesUnread} from '../messages/build.ts'
+import {TOOLCHAIN_SETTINGS} from '../settings.ts'
 import {banner, code, table} from './markdown.ts'
 
 /** Where a variable is read from. */
@@ -31,19 +33,8 @@ interface Variable {
   sets: string
 }
 
-/** What each variable that is none of the core's settings sets, in the order the reference lists them. */
+/** What each variable that is none of the core's or the toolchain's settings sets, in the reference's order. */
 const OTHERS: Record<string, Variable> = {
-  PASSEPARTOUT_WARM_UP: {
-    source: 'the environment',
-    sets: '`0` leaves out the warm-up of the type checker in `watch`: the first save builds the program',
-  },
-  PASSEPARTOUT_CHECKER_IDLE_MS: {
-    source: 'the environment',
-    unset: '600000',
-    sets:
-      'how long the warm type checker of `run` and `watch` stays with no save to re-check before its process ends ' +
-      '(milliseconds; not a positive whole number: the default); the next save starts it again',
-  },
   DEBUG: {
     source: 'the environment',
     sets:
@@ -72,16 +63,11 @@ const OTHERS: Record<string, Variable> = {
     unset: 'the temporary folder',
     sets: "where the core's socket goes when `.passepartout/core.sock` is longer than a socket's path may be",
   },
-  PASSEPARTOUT_HOME: {
-    source: 'set by passepartout',
-    sets: 'the installation, for the bundled code and the processes it starts',
-  },
-  PASSEPARTOUT_BUILD: {source: 'set by passepartout', sets: 'the build of the tools, which keys the caches'},
 }
 
 /**
  * Every variable described, the core's settings first: a row of SETTINGS is read from the environment, else .env,
- * unless it is the installation's (read from the environment alone).
+ * unless it is the installation's (read from the environment alone); then the toolchain's, from the environment.
  */
 const ENVIRONMENT: Record<string, Variable> = {
   ...Object.fromEntries(
@@ -89,6 +75,9 @@ const ENVIRONMENT: Record<string, Variable> = {
       name,
       {source: installation ? 'the environment' : 'the environment, else .env', sets, ...(unset ? {unset} : {})},
     ]),
+  ),
+  ...Object.fromEntries(
+    TOOLCHAIN_SETTINGS.map(({name, source, unset, sets}) => [name, {source, sets, ...(unset ? {unset} : {})}]),
   ),
   ...OTHERS,
 }
@@ -145,8 +134,9 @@ export function environmentReference(read: readonly string[]): string {
 ${banner("the core's table of settings (org/core/settings.org) and the code that reads each variable (found by tools/docs/environment-reference.ts)")}
 
 Every variable of the environment Passepartout reads. The core's settings are read once, at start, from the
-environment, and those it leaves unset from the project's \`.env\`; the others from the environment alone.
-\`passepartout doctor\` says where each setting not at its default was set, never its value. Beside these, the
+environment, and those it leaves unset from the project's \`.env\`; the others from the environment alone. A value
+the core's or the toolchain's table refuses is said as \`config/invalid\`, naming the variable, and its default
+holds. \`passepartout doctor\` says where each setting not at its default was set, never its value. Beside these, the
 variables \`passepartout.json\` names are read where they are used, the environment first, then \`.env\`: a
 provider's \`apiKeyEnv\`, an MCP server's \`passEnv\` and \`headersEnv\` ([Settings](settings.md)). How they work
 together: [Configuration](../configuration.md).

@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import {readToolchainSettings} from '../settings.ts'
 import {commandsReference} from './commands-reference.ts'
 import {environmentReference, variablesRead} from './environment-reference.ts'
 import {rulesReference} from './rules-reference.ts'
@@ -22,7 +23,7 @@ export function references(repo: string): Record<string, string> {
 
 /** Write every reference that is not what the code gives; say which. */
 export function main(): number {
-  const repo = process.env.PASSEPARTOUT_HOME ?? path.resolve(import.meta.dirname, '../..')
+  const repo = readToolchainSettings().home ?? path.resolve(import.meta.dirname, '../..')
   for (const [file, text] of Object.entries(references(repo))) {
     const target = path.join(repo, file)
     if (fs.existsSync(target) && fs.readFileSync(target, 'utf8') === text) continue

@@ -1,8 +1,9 @@
 /**
  * The messages of the `io/*`, `cache/*` and `config/*` rules the toolchain
  * raises: files that cannot be read or written, runs that were cut short, the
- * tangle cache, and the `passepartout` section of package.json. (The core's
- * own `config/invalid` messages, about its settings, are the core's.)
+ * tangle cache, the `passepartout` section of package.json, and the
+ * toolchain's own settings (tools/settings.ts). (The core's own
+ * `config/invalid` messages, about its settings, are the core's.)
  */
 import type {Message} from '../diagnostics.ts'
 
@@ -102,4 +103,9 @@ export function allowOutsideInvalid(): Message {
     reason: '"passepartout": {"allowOutside": …} in package.json is not a list of folders',
     expected: ['write a list of folders, such as ["~/.config"]'],
   }
+}
+
+/** The toolchain's setting NAME is VALUE, which is not what it EXPECTS: UNSET holds. */
+export function toolchainSettingInvalid(name: string, value: string, expects: string, unset: string): Message {
+  return {ruleId: 'config/invalid', reason: `${name} must be ${expects}, not '${value}'; ${unset} is used`}
 }

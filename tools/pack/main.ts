@@ -12,6 +12,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {displayPath} from '../diagnostics.ts'
+import {readToolchainSettings} from '../settings.ts'
 import {buildPackage, ENTRY_POINTS} from './build.ts'
 import {type Manifest, packageManifest} from './manifest.ts'
 
@@ -25,7 +26,7 @@ interface Packed {
 }
 
 export async function main([folder = 'pack']: string[]): Promise<number> {
-  const root = process.env.PASSEPARTOUT_HOME ?? path.resolve(import.meta.dirname, '..', '..')
+  const root = readToolchainSettings().home ?? path.resolve(import.meta.dirname, '..', '..')
   const cwd = process.cwd()
   const destination = path.resolve(cwd, folder)
   const started = performance.now()

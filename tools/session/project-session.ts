@@ -18,6 +18,7 @@ import {readFailed} from '../messages/io.ts'
 import type {DocumentMeta} from '../org/document-meta.ts'
 import {SandboxVerdicts} from '../check/sandbox-verdicts.ts'
 import {isInside, listOrgFiles, skillsFolder} from '../project.ts'
+import {readToolchainSettings, type ToolchainSettings} from '../settings.ts'
 import {TangleCache} from '../tangle/cache.ts'
 import {DiskView} from '../tangle/disk.ts'
 import type {SourceMaps} from '../tangle/run-document.ts'
@@ -42,15 +43,9 @@ export interface SessionOptions {
   cache?: boolean
   /**
    * How long the warm type checker's process waits with nothing asked before it ends (warm-program.ts):
-   * PASSEPARTOUT_CHECKER_IDLE_MS when it is a positive whole number, else `CHECKER_IDLE_MS` (project-checker.ts).
+   * PASSEPARTOUT_CHECKER_IDLE_MS (settings.ts) when it is set, else `CHECKER_IDLE_MS` (project-checker.ts).
    */
   checkerIdleMs?: number
-}
-
-/** The idle time PASSEPARTOUT_CHECKER_IDLE_MS sets, when it is a positive whole number of milliseconds. */
-function checkerIdleMs(): number | undefined {
-  const set = Number(process.env.PASSEPARTOUT_CHECKER_IDLE_MS)
-  return Number.isSafeInteger(set) && set > 0 ? set : undefined
 }
 
 /** What one run of a command asks beyond the session's options. */
@@ -76,6 +71,8 @@ export class ProjectSession {
   /** The plans of the skill documents tangled last, which the core loads from (with their Org file's stamp). */
   private readonly skillPlans = new Map<string, {plan: DocumentPlan; stamp: string}>()
   private checker: Promise<ProjectChecker> | undefined
+  /** The toolchain's settings (settings.ts), read as the session starts. */
+  private readonly settings: ToolchainSettings
   /**
    * What the last check or re-check found wrong in each document's code (types, sandbox rules): a skill with such
    * a problem is not loaded (`readSkill`), so that the type check gates what the core runs.
@@ -86,7 +83,8 @@ export class ProjectSession {
     const state = options.project ?? options.stateFolder
     this.allowOutside = options.allowOutside ?? []
     this.written = state ? WrittenFiles.open(state) : undefined
-    const tool = process.env.PASSEPARTOUT_BUILD ?? ''
+    this.settings = readToolchainSettings()
+    const tool = this.settings.build ?? ''
     this.cache =
       state && options.cache !== false ? TangleCache.open(state, {tool, allowOutside: this.allowOutside}) : undefined
     this.verdicts = state && options.cache !== false ? SandboxVerdicts.open(state, tool) : undefined
@@ -213,7 +211,7 @@ export class ProjectSession {
    * (half of a test that boots this repository's core twice), and a first save builds the program as it comes.
    */
   async warmUp(): Promise<void> {
-    if (process.env.PASSEPARTOUT_WARM_UP === '0') return
+    if (!this.settings.warmUp) return
     await (await this.typeChecker()).warmUp()
   }
 
@@ -354,10 +352,10 @@ export class ProjectSession {
           allowOutside: this.allowOutside,
           warmOnly: this.options.warmOnly === true,
           writtenBefore: (files) => this.written?.filesOf(files),
-          tool: this.options.cache === false ? undefined : process.env.PASSEPARTOUT_BUILD,
+          tool: this.options.cache === false ? undefined : this.settings.build,
           verdicts: this.verdicts,
           deferred: this.options.deferred,
-          idleMs: this.options.checkerIdleMs ?? checkerIdleMs(),
+          idleMs: this.options.checkerIdleMs ?? this.settings.checkerIdleMs,
         }),
     )
     return this.checker

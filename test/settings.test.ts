@@ -1,0 +1,60 @@
+/**
+ * The toolchain's settings (tools/settings.ts): each variable of its table read through it, a value the table
+ * refuses said as `config/invalid` naming the variable (its default holds), never silently dropped.
+ */
+import {spawnSync} from 'node:child_process'
+import path from 'node:path'
+import {describe, expect, it} from 'vitest'
+import {readToolchainSettings, TOOLCHAIN_SETTINGS} from '../tools/settings.ts'
+import {tempProject} from './support/temp-project.ts'
+
+const cli = path.resolve(import.meta.dirname, '..', 'bin', 'passepartout')
+
+describe('a command given a toolchain setting it refuses', () => {
+  it('says so, naming the variable, and does its work with the default', () => {
+    const dir = tempProject({'org/notes.org': '#+begin_src text :tangle notes.txt\nhello\n#+end_src\n'})
+    const env = {...process.env, PASSEPARTOUT_CHECKER_IDLE_MS: 'soon', PASSEPARTOUT_WARM_UP: 'no'}
+    const tangled = spawnSync(cli, ['tangle', '--no-frames'], {cwd: dir, encoding: 'utf8', env})
+    expect(tangled.stderr).toMatch(/^PASSEPARTOUT_CHECKER_IDLE_MS: error: .*'soon'.* \[config\/invalid\]$/m)
+    expect(tangled.stderr).toMatch(/^PASSEPARTOUT_WARM_UP: error: .*'no'.* \[config\/invalid\]$/m)
+  })
+})
+
+/** Each variable the table checks, at a value it keeps and one it refuses: [variable, kept, refused]. */
+const bounds: [string, string, string][] = [
+  ['PASSEPARTOUT_CHECKER_IDLE_MS', '1', '0'],
+  ['PASSEPARTOUT_CHECKER_IDLE_MS', '600000', '1.5'],
+  ['PASSEPARTOUT_WARM_UP', '0', 'no'],
+  ['PASSEPARTOUT_WARM_UP', '1', '2'],
+]
+
+describe('readToolchainSettings', () => {
+  it.each(bounds)('%s keeps %s', (name, kept) => {
+    expect(readToolchainSettings({[name]: kept}).problems).toEqual([])
+  })
+
+  it.each(bounds)('%s refuses %s, naming the variable, and its default holds', (name, _, refused) => {
+    const settings = readToolchainSettings({[name]: refused})
+    expect(settings.problems.map((problem) => [problem.file, problem.ruleId])).toEqual([[name, 'config/invalid']])
+    expect(settings.problems[0]!.reason).toContain(`'${refused}'`)
+    expect([settings.checkerIdleMs, settings.warmUp]).toEqual([undefined, true])
+  })
+
+  it('reads what each value sets, an empty one as unset', () => {
+    const env = {PASSEPARTOUT_CHECKER_IDLE_MS: '2500', PASSEPARTOUT_WARM_UP: '0', PASSEPARTOUT_BUILD: 'b1'}
+    expect(readToolchainSettings(env)).toMatchObject({checkerIdleMs: 2500, warmUp: false, build: 'b1', problems: []})
+    expect(readToolchainSettings({PASSEPARTOUT_WARM_UP: ''})).toMatchObject({warmUp: true, problems: []})
+  })
+
+  it('names for the doctor the variables a person set, not those passepartout sets for its processes', () => {
+    const env = {PASSEPARTOUT_CHECKER_IDLE_MS: '2500', PASSEPARTOUT_HOME: '/opt/passepartout', PASSEPARTOUT_BUILD: 'b1'}
+    expect(readToolchainSettings(env).set).toEqual(['PASSEPARTOUT_CHECKER_IDLE_MS'])
+  })
+})
+
+describe('TOOLCHAIN_SETTINGS', () => {
+  it('names each variable once', () => {
+    const names = TOOLCHAIN_SETTINGS.map((row) => row.name)
+    expect(new Set(names).size).toBe(names.length)
+  })
+})

@@ -1,0 +1,94 @@
+/**
+ * The toolchain's settings: every variable of the environment the toolchain reads as one, read through one table,
+ * as the core reads its own (org/core/settings.org). A value the table refuses is a `config/invalid` problem that
+ * names the variable, and its default holds: nothing is dropped without a word. The commands report the problems
+ * with their own (cli/inputs.ts), the core with those it starts with, and `doctor` says which of these variables are
+ * set; the reference of the environment (docs/reference/environment.md) is written from the table.
+ *
+ * They are read where they are used, each time: a test may set one for the sessions it makes in its own process.
+ */
+import {type Diagnostic, diagnostic} from './diagnostics.ts'
+import {toolchainSettingInvalid} from './messages/io.ts'
+
+/** Who sets a variable: a person, in the environment, or passepartout itself, for the processes it starts. */
+export type ToolchainSource = 'the environment' | 'set by passepartout'
+
+export interface ToolchainSettingRow {
+  name: string
+  source: ToolchainSource
+  /** What it sets, in the reference's words. */
+  sets: string
+  /** What holds when it is unset, in the reference's words; undefined: nothing. */
+  unset?: string
+  /** What a value must be, in words, and the test of it; undefined: any text. */
+  expects?: {words: string; holds: (value: string) => boolean}
+}
+
+const positiveWhole = (value: string) => Number.isSafeInteger(Number(value)) && Number(value) > 0
+
+/** Every variable the toolchain reads as a setting, in the order the reference lists them. */
+export const TOOLCHAIN_SETTINGS: readonly ToolchainSettingRow[] = [
+  {
+    name: 'PASSEPARTOUT_WARM_UP',
+    source: 'the environment',
+    unset: '`1`',
+    sets: '`0` leaves out the warm-up of the type checker in `watch`: the first save builds the program',
+    expects: {words: '0 or 1', holds: (value) => value === '0' || value === '1'},
+  },
+  {
+    name: 'PASSEPARTOUT_CHECKER_IDLE_MS',
+    source: 'the environment',
+    unset: '600000',
+    sets:
+      'how long the warm type checker of `run` and `watch` stays with no save to re-check before its process ends ' +
+      '(a positive whole number of milliseconds); the next save starts it again',
+    expects: {words: 'a positive whole number of milliseconds', holds: positiveWhole},
+  },
+  {
+    name: 'PASSEPARTOUT_HOME',
+    source: 'set by passepartout',
+    sets: 'the installation, for the bundled code and the processes it starts',
+  },
+  {name: 'PASSEPARTOUT_BUILD', source: 'set by passepartout', sets: 'the build of the tools, which keys the caches'},
+]
+
+export interface ToolchainSettings {
+  /** PASSEPARTOUT_HOME: the installation bin/launch.mjs names; undefined: the caller's own fallback. */
+  home: string | undefined
+  /** PASSEPARTOUT_BUILD: the build of the tools, which keys the caches; undefined outside a launched build. */
+  build: string | undefined
+  /** PASSEPARTOUT_WARM_UP: whether `watch` and `run` warm the type checker up before the first save. */
+  warmUp: boolean
+  /** PASSEPARTOUT_CHECKER_IDLE_MS: how long the warm checker waits idle; undefined: its own default. */
+  checkerIdleMs: number | undefined
+  /** The variables of the table a person set in ENV, in the table's order: for the doctor, never their values. */
+  set: string[]
+  /** The values the table refused, each naming its variable. */
+  problems: Diagnostic[]
+}
+
+/** The toolchain's settings in ENV (the process's environment unless given), each checked by its row. */
+export function readToolchainSettings(env: NodeJS.ProcessEnv = process.env): ToolchainSettings {
+  const problems: Diagnostic[] = []
+  /** NAME's value, or undefined when it is unset or its row refuses it (said in PROBLEMS). */
+  const setting = (name: string): string | undefined => {
+    const value = env[name]
+    const row = TOOLCHAIN_SETTINGS.find((each) => each.name === name)!
+    // An empty value is no value, as in the core's settings: the default holds, unsaid.
+    if (value === '') return undefined
+    if (value === undefined || !row.expects || row.expects.holds(value)) return value
+    problems.push(diagnostic(name, toolchainSettingInvalid(name, value, row.expects.words, row.unset ?? 'its default')))
+    return undefined
+  }
+  const idle = setting('PASSEPARTOUT_CHECKER_IDLE_MS')
+  return {
+    home: setting('PASSEPARTOUT_HOME'),
+    build: setting('PASSEPARTOUT_BUILD'),
+    warmUp: setting('PASSEPARTOUT_WARM_UP') !== '0',
+    checkerIdleMs: idle === undefined ? undefined : Number(idle),
+    set: TOOLCHAIN_SETTINGS.filter((row) => row.source === 'the environment' && env[row.name] !== undefined).map(
+      (row) => row.name,
+    ),
+    problems,
+  }
+}
