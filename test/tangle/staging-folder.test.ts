@@ -83,4 +83,14 @@ describe('a folder the run makes', () => {
     expect(run(['tangle', '--no-frames'], shared).status).toBe(1)
     expect(fs.readdirSync(shared).filter((name) => name === 'out' || name.startsWith('.'))).toEqual([])
   })
+
+  it('holds no folder, empty, that only refused documents wrote into', () => {
+    const dir = tempProject(
+      {'node_modules/.keep': '', 'org/a.org': block('../out/sub/x.ts'), 'org/b.org': block('../out/sub/x.ts'), 'org/c.org': block('../out/c.ts')},
+      'passepartout-staging-folder-',
+    )
+    const result = run(['tangle', '--no-frames'], dir)
+    expect(ruleLines(result.stderr)).toEqual(['org/a.org:2:1 tangle/target-conflict', 'org/b.org:2:1 tangle/target-conflict'])
+    expect(fs.readdirSync(path.join(dir, 'out'))).toEqual(['c.ts'])
+  })
 })

@@ -112,6 +112,8 @@ interface RunDocument {
   /** What an undo could not remove or put back. */
   left: string[]
   createdDirectories: string[]
+  /** Refused after it was staged (`commit`'s DROPPED): its files are not written. */
+  dropped: boolean
 }
 
 /**
@@ -156,6 +158,7 @@ export class WriteRun {
       error: undefined,
       left: [],
       createdDirectories: [],
+      dropped: false,
     }
     this.documents.push(run)
     let current: WriteTarget | undefined
@@ -211,7 +214,9 @@ export class WriteRun {
     this.stager?.close()
     this.stager = undefined
     const staged = this.documents.filter((run) => run.entries.length > 0 && !run.error)
-    for (const run of staged.filter((run) => dropped.has(run.document))) {
+    const refused = staged.filter((run) => dropped.has(run.document))
+    for (const run of refused) run.dropped = true
+    for (const run of refused) {
       this.unstage(run)
       this.settle(run)
     }
@@ -366,7 +371,9 @@ export class WriteRun {
       if (backup) this.attempt(run, backup, () => fs.rmSync(backup, {force: true}))
     }
     // A folder it made that another document's files are staged in now stays theirs.
-    const others = this.documents.filter((other) => other !== run && !other.error).flatMap((other) => other.entries)
+    const others = this.documents
+      .filter((other) => other !== run && !other.error && !other.dropped)
+      .flatMap((other) => other.entries)
     for (const directory of run.createdDirectories.reverse()) {
       if (others.some((entry) => entry.temporary.startsWith(`${directory}${path.sep}`))) continue
       this.attempt(run, directory, () => fs.rmSync(directory, {recursive: true, force: true}))
