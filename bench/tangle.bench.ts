@@ -6,7 +6,8 @@
  * of them name their target in heading property drawers, half in a
  * `#+PROPERTY:` line): passepartout as a command, fresh and with nothing
  * changed (inside an npm project, and outside any, where the cache lives in
- * the user's cache folder), and in process; a 30-line naive line scanner (the
+ * the user's cache folder), and in process (also planned only, a dry run that
+ * makes no file: the rest of its time is making the files); a 30-line naive line scanner (the
  * floor: it only copies block bodies) as a command and in process; Emacs's
  * org-babel-tangle-file in one batch process (once, when emacs is installed).
  * Each round runs every contender once, one after the other, so that the
@@ -91,6 +92,8 @@ async function benchCorpus(size: number, emacs: boolean): Promise<void> {
     await measure('naive in process', () => naiveTangle(files))
     clean()
     await measure('in process', () => tangle({files: listOrgFiles(path.join(root, 'org'))}))
+    clean()
+    await measure('in process, planned only', () => tangle({files: listOrgFiles(path.join(root, 'org')), dryRun: true}))
   }
   let emacsMs: number | undefined
   if (emacs) {
@@ -109,15 +112,16 @@ async function benchCorpus(size: number, emacs: boolean): Promise<void> {
     ['  the same with --no-cache', 'unchanged --no-cache'],
     ['naive line scanner, as a command (floor)', 'naive command'],
     ['passepartout, in process', 'in process'],
+    ['  the same planned only (a dry run: no file made)', 'in process, planned only'],
     ['naive line scanner, in process', 'naive in process'],
   ]
   for (const [label, key] of rows) {
     const ms = at(key)
     const rate = ((size / ms) * 1000).toFixed(0).padStart(7)
-    console.log(`  ${label.padEnd(46)} ${ms.toFixed(0).padStart(7)} ms  ${rate} documents/s   CPU ${cpuAt(key).toFixed(0).padStart(6)} ms`)
+    console.log(`  ${label.padEnd(50)} ${ms.toFixed(0).padStart(7)} ms  ${rate} documents/s   CPU ${cpuAt(key).toFixed(0).padStart(6)} ms`)
   }
   const emacsLabel = 'Emacs org-babel-tangle-file (one batch, once)'
-  if (emacsMs !== undefined) console.log(`  ${emacsLabel.padEnd(46)} ${emacsMs.toFixed(0).padStart(7)} ms`)
+  if (emacsMs !== undefined) console.log(`  ${emacsLabel.padEnd(50)} ${emacsMs.toFixed(0).padStart(7)} ms`)
   for (const [label, key, goal] of GOALS) {
     const against = (figure: (key: string) => number, unit: string) =>
       `${figure(key).toFixed(0)} against ${figure(ANCHOR).toFixed(0)} ms ${unit}: ${(figure(key) / figure(ANCHOR)).toFixed(2)}x`
@@ -126,7 +130,7 @@ async function benchCorpus(size: number, emacs: boolean): Promise<void> {
   }
   const naive = at(ANCHOR)
   console.log(`  the same outside an npm project / naive command: ${(at('unchanged outside a project') / naive).toFixed(2)}x`)
-  console.log(`  in process / naive in process: ${(at('in process') / at('naive in process')).toFixed(2)}x`)
+  console.log(`  in process / naive in process: ${(at('in process') / at('naive in process')).toFixed(2)}x, CPU ${(cpuAt('in process') / cpuAt('naive in process')).toFixed(2)}x; planned only: CPU ${(cpuAt('in process, planned only') / cpuAt('naive in process')).toFixed(2)}x (what is left of a fresh command's CPU is its start: loading the command, and the planner's code run cold)`)
   if (emacsMs !== undefined) console.log(`  Emacs / fresh command: ${(emacsMs / at('command')).toFixed(1)}x`)
   console.log(`  rounds (ms): ${[...series].map(([label, values]) => `${label} ${values.map((v) => v.toFixed(0)).join('/')}`).join('; ')}\n`)
   for (const folder of [root, loose, cacheHome]) fs.rmSync(folder, {recursive: true, force: true})

@@ -12,13 +12,40 @@ import {describe, expect, it} from 'vitest'
 const cli = path.resolve(import.meta.dirname, '../../bin/passepartout')
 const DOCUMENTS = 300
 
-function document(n: number, version: number): string {
+/** Document N of VERSION: two files in OUT, the folder of the first made when missing. */
+function document(n: number, version: number, out = 'out'): string {
   const body = (name: string) => `export const ${name}${n} = ${version}\n${'// padding\n'.repeat(40)}`
-  return `* A\n#+begin_src typescript :tangle ../out/a-${n}.ts :mkdirp yes\n${body('a')}#+end_src\n* B\n#+begin_src typescript :tangle ../out/b-${n}.ts\n${body('b')}#+end_src\n`
+  return `* A\n#+begin_src typescript :tangle ../${out}/a-${n}.ts :mkdirp yes\n${body('a')}#+end_src\n* B\n#+begin_src typescript :tangle ../${out}/b-${n}.ts\n${body('b')}#+end_src\n`
 }
 
-function writeVersion(dir: string, version: number): void {
-  for (let n = 0; n < DOCUMENTS; n++) fs.writeFileSync(path.join(dir, 'org', `doc-${n}.org`), document(n, version))
+function writeVersion(dir: string, version: number, out = 'out'): void {
+  for (let n = 0; n < DOCUMENTS; n++) fs.writeFileSync(path.join(dir, 'org', `doc-${n}.org`), document(n, version, out))
+}
+
+/** A project of DOCUMENTS documents (none written yet) and one more, unrelated.org, whose run recovers the others'. */
+function project(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-killed-'))
+  fs.writeFileSync(path.join(dir, 'package.json'), '{}')
+  fs.mkdirSync(path.join(dir, 'node_modules'))
+  fs.mkdirSync(path.join(dir, 'org'))
+  fs.writeFileSync(path.join(dir, 'unrelated.org'), '#+begin_src typescript :tangle unrelated.ts\nx\n#+end_src\n')
+  return dir
+}
+
+/** Runs a tangle in DIR and kills it once its journal has changed COUNT times; true when it was killed before it finished. */
+async function killedTangle(dir: string, count: number): Promise<boolean> {
+  const journal = path.join(dir, 'node_modules/.cache/passepartout/journal')
+  fs.mkdirSync(journal, {recursive: true})
+  const child = spawn(cli, ['tangle', '--no-cache'], {cwd: dir, stdio: 'ignore'})
+  const exited = new Promise((resolve) => child.on('exit', resolve))
+  await journalChanges(journal, count, child)
+  child.kill('SIGKILL')
+  await exited
+  const journals = fs.readdirSync(journal, {withFileTypes: true}).filter((entry) => entry.isFile())
+  // Another document's run reads the journal first.
+  const recovery = spawnSync(cli, ['tangle', '--no-cache', 'unrelated.org'], {cwd: dir, encoding: 'utf8'})
+  expect(recovery.status, recovery.stderr).toBe(0)
+  return journals.length > 0
 }
 
 const versionOf = (file: string) => /= (\d+)\n/.exec(fs.readFileSync(file, 'utf8'))?.[1]
@@ -47,29 +74,15 @@ function journalChanges(folder: string, count: number, child: ChildProcess): Pro
 
 describe('a tangle killed in the middle of its writes', () => {
   it('leaves each document wholly old or wholly new once the next run has recovered', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-killed-'))
-    fs.writeFileSync(path.join(dir, 'package.json'), '{}')
-    fs.mkdirSync(path.join(dir, 'node_modules'))
-    fs.mkdirSync(path.join(dir, 'org'))
-    fs.writeFileSync(path.join(dir, 'unrelated.org'), '#+begin_src typescript :tangle unrelated.ts\nx\n#+end_src\n')
+    const dir = project()
     writeVersion(dir, 1)
     expect(spawnSync(cli, ['tangle', '--no-cache'], {cwd: dir}).status).toBe(0)
-    const journal = path.join(dir, 'node_modules/.cache/passepartout/journal')
     let interrupted = 0
     for (let round = 2; round <= 7; round++) {
       writeVersion(dir, round)
-      const child = spawn(cli, ['tangle', '--no-cache'], {cwd: dir, stdio: 'ignore'})
-      const exited = new Promise((resolve) => child.on('exit', resolve))
       // Somewhere in its writes, however long its start-up takes: the journal has a line per document staged, one
       // when the renames begin, one per document settled (the watch may see several appends as one change).
-      await journalChanges(journal, 1 + 50 * (round - 2), child)
-      child.kill('SIGKILL')
-      await exited
-      const journals = fs.readdirSync(journal, {withFileTypes: true}).filter((entry) => entry.isFile())
-      if (journals.length > 0) interrupted++
-      // Another document's run reads the journal first.
-      const recovery = spawnSync(cli, ['tangle', '--no-cache', 'unrelated.org'], {cwd: dir, encoding: 'utf8'})
-      expect(recovery.status, recovery.stderr).toBe(0)
+      if (await killedTangle(dir, 1 + 50 * (round - 2))) interrupted++
       const out = path.join(dir, 'out')
       const names = fs.existsSync(out) ? fs.readdirSync(out) : []
       expect(names.filter((name) => name.startsWith('.')), `round ${round}`).toEqual([])
@@ -78,6 +91,25 @@ describe('a tangle killed in the middle of its writes', () => {
       }
     }
     // The kills must have landed while files were being written, or this test tests nothing.
+    expect(interrupted).toBeGreaterThan(0)
+  }, 120_000)
+
+  it('makes a folder that did not exist appear whole, or not at all, once the next run has recovered', async () => {
+    const dir = project()
+    let interrupted = 0
+    for (let round = 1; round <= 6; round++) {
+      // A folder of its own each round: one that does not exist yet, which the run makes.
+      const out = `fresh-${round}`
+      writeVersion(dir, round, out)
+      if (await killedTangle(dir, 1 + 60 * (round - 1))) interrupted++
+      expect(fs.readdirSync(dir).filter((name) => name.startsWith('.')), `round ${round}`).toEqual([])
+      if (!fs.existsSync(path.join(dir, out))) continue
+      expect(fs.readdirSync(path.join(dir, out)).length, `round ${round}`).toBe(2 * DOCUMENTS)
+      for (let n = 0; n < DOCUMENTS; n++) {
+        expect(versionOf(path.join(dir, out, `a-${n}.ts`)), `document ${n}, round ${round}`).toBe(String(round))
+        expect(versionOf(path.join(dir, out, `b-${n}.ts`)), `document ${n}, round ${round}`).toBe(String(round))
+      }
+    }
     expect(interrupted).toBeGreaterThan(0)
   }, 120_000)
 })

@@ -268,9 +268,10 @@ export function stateFile(folder: string, name: string): string {
 /**
  * The folder of the tangle's state named NAME (`maps`) for the documents under FOLDER, kept where its state files
  * are (`stateFile`): NAME in the project's cache, else NAME-HASH in the user's, HASH one of the real path of FOLDER.
+ * EXISTS says whether a file is there (a run asks its DiskView, which asks the file system once).
  */
-export function stateFolder(folder: string, name: string): string {
-  if (fs.existsSync(path.join(folder, 'node_modules')))
+export function stateFolder(folder: string, name: string, exists: (file: string) => boolean = fs.existsSync): string {
+  if (exists(path.join(folder, 'node_modules')))
     return path.join(folder, 'node_modules', '.cache', 'passepartout', name)
   let real = folder
   try {

@@ -92,4 +92,10 @@ export class DiskView {
     if (!this.roots.has(directory)) this.roots.set(directory, findProjectRoot(directory))
     return this.roots.get(directory)
   }
+
+  /** Whether something is at FILE, as `fs.existsSync` answers (an error that kept us from knowing is no), once a run. */
+  exists(file: string): boolean {
+    const kind = this.kind(file)
+    return kind === 'directory' || kind === 'other'
+  }
 }

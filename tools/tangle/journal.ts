@@ -32,7 +32,10 @@ const documentShape = object({
 export type JournalDocument = Infer<typeof documentShape>
 
 /** The lines of a journal after its first, `{"pid": N}`. */
+const folderShape = object({target: string, temporary: string})
+type JournalFolder = Infer<typeof folderShape>
 const lineShape = union(
+  object({folder: folderShape}),
   object({stage: documentShape}),
   object({renaming: literal(true)}),
   object({settled: string}),
@@ -60,6 +63,11 @@ export class JournalWriter {
   private fd: number | undefined
 
   constructor(private readonly file: string) {}
+
+  /** The folder TARGET, which the run makes, is about to be staged whole as TEMPORARY. */
+  folder(folder: JournalFolder): void {
+    this.append({folder})
+  }
 
   /** DOCUMENT's files are about to be staged. */
   stage(document: JournalDocument): void {
@@ -121,14 +129,34 @@ export function recoverJournals(folder: string): Diagnostic[] {
     const file = path.join(folder, name)
     const journal = readJournal(file)
     if (journal && alive(journal.pid)) continue
-    for (const document of journal?.staged.values() ?? []) {
-      if (journal!.settled.has(document.document)) continue
-      const undo = !journal!.renaming || journal!.undo.has(document.document)
-      said.push(undo ? undoStaging(document) : completeRenames(document))
-    }
+    if (journal) said.push(...recoverRun(journal))
     fs.rmSync(file, {force: true})
   }
   return said
+}
+
+/**
+ * Finish or undo what the run of JOURNAL left: the documents to undo first (their files leave the staging folders),
+ * then its staging folders (renamed into place once renaming had begun, else removed), then the documents whose
+ * renames are to be completed; a staging folder left after that goes.
+ */
+function recoverRun(journal: NonNullable<ReturnType<typeof readJournal>>): Diagnostic[] {
+  const pending = [...journal.staged.values()].filter((document) => !journal.settled.has(document.document))
+  const undone = (document: JournalDocument) => !journal.renaming || journal.undo.has(document.document)
+  const said = pending.filter(undone).map(undoStaging)
+  if (journal.renaming) journal.folders.forEach(placeFolder)
+  said.push(...pending.filter((document) => !undone(document)).map(completeRenames))
+  for (const folder of journal.folders) fs.rmSync(folder.temporary, {recursive: true, force: true})
+  return said
+}
+
+/** The staging folder of FOLDER into place, when the folder is not there yet; else its files go one by one (`completeRenames`). */
+function placeFolder(folder: JournalFolder): void {
+  try {
+    if (fs.existsSync(folder.temporary) && !fs.existsSync(folder.target)) fs.renameSync(folder.temporary, folder.target)
+  } catch {
+    // Its documents' renames say what could not be done.
+  }
 }
 
 /** What a journal says; undefined when it has no readable first line. */
@@ -151,6 +179,7 @@ function readJournal(file: string) {
   const journal = {
     pid: header.pid,
     staged: new Map<string, JournalDocument>(),
+    folders: [] as JournalFolder[],
     renaming: false,
     settled: new Set<string>(),
     undo: new Set<string>(),
@@ -159,7 +188,8 @@ function readJournal(file: string) {
     // The last line of a killed run may be cut short: it is not read (nothing it announced was begun).
     const step = parse(line)
     if (!lineShape(step)) continue
-    if ('stage' in step) journal.staged.set(step.stage.document, step.stage)
+    if ('folder' in step) journal.folders.push(step.folder)
+    else if ('stage' in step) journal.staged.set(step.stage.document, step.stage)
     else if ('renaming' in step) journal.renaming = true
     else if ('settled' in step) journal.settled.add(step.settled)
     else journal.undo.add(step.undo)

@@ -135,7 +135,8 @@ function refuseSkillTargets(document: PlannedDocument, disk: DiskView): boolean 
 function writeSourceMaps(plan: DocumentPlan, disk: DiskView, how: 'write' | 'update'): void {
   const project = disk.projectRoot(path.dirname(plan.path))
   if (!project) return
-  const maps = sourceMapsFolder(project)
+  // Where the state folder is asks whether node_modules is there: once a run, not once a document.
+  const maps = sourceMapsFolder(project, (file) => disk.exists(file))
   for (const target of plan.targets) {
     const file = sourceMapPath(maps, project, target.path)
     // Whether a map is there comes from one listing of its folder a run, not from a system call per map.

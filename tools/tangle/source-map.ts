@@ -16,9 +16,9 @@ import {isInside} from '../project.ts'
 import {stateFolder} from './cache.ts'
 import type {SourceLine} from './text.ts'
 
-/** The folder of the source maps of PROJECT's generated code. */
-export function sourceMapsFolder(project: string): string {
-  return stateFolder(project, 'maps')
+/** The folder of the source maps of PROJECT's generated code; EXISTS says whether a file is there (`stateFolder`). */
+export function sourceMapsFolder(project: string, exists?: (file: string) => boolean): string {
+  return stateFolder(project, 'maps', exists)
 }
 
 /**

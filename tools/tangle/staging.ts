@@ -17,6 +17,8 @@ export interface StageEntry {
   /** Permission bits to set, or null for the default of a new file. */
   mode: number | null
   makeDirectory: boolean
+  /** The staging folder TEMPORARY is in, renamed into place with every file in it (write.ts); null beside its target. */
+  folder: string | null
 }
 
 /** What staging a document came to: on a failure, which entry failed and what its undo could not remove. */
@@ -45,7 +47,7 @@ export function stageDocument(
     for (; at < entries.length; at++) {
       const entry = entries[at]!
       if (entry.makeDirectory) {
-        const created = makeFolders(fs, path, path.dirname(entry.target))
+        const created = makeFolders(fs, path, path.dirname(entry.temporary))
         if (created) createdDirectories.push(created)
       }
       fs.writeFileSync(entry.temporary, entry.content, {mode: 0o666})

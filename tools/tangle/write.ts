@@ -6,7 +6,11 @@
  * Every changed file is first written to a temporary file beside its target
  * (staged); only when the run has planned and staged every document are they
  * renamed over their targets, document by document, each replaced file kept
- * under a second name (a hard link) until the document is done. A document
+ * under a second name (a hard link) until the document is done. A folder the
+ * run makes is staged whole instead: its files are written, under their own
+ * names, into a temporary folder beside it, which is renamed into place once,
+ * before the documents' other files (one rename for all its files instead of
+ * one each, and the folder appears with every file in it). A document
  * that fails while staging loses its temporary files (and any folder made for
  * them); a rename that fails puts back the document's files already replaced.
  * Either way that document is as it was, a reader never sees half a file, and
@@ -91,6 +95,12 @@ const STAGE_HERE = 32
 
 const encoder = new TextEncoder()
 
+/** A folder the run makes (`target`, the outermost missing), staged whole as `temporary` beside it. */
+interface StagingFolder {
+  target: string
+  temporary: string
+}
+
 /** A document of the run: its plan's targets, what writing each does, and where its staging stands. */
 interface RunDocument {
   document: string
@@ -102,6 +112,8 @@ interface RunDocument {
   /** What an undo could not remove or put back. */
   left: string[]
   createdDirectories: string[]
+  /** Refused after it was staged (`commit`'s DROPPED): its files are not written. */
+  dropped: boolean
 }
 
 /**
@@ -114,6 +126,8 @@ export class WriteRun {
   private readonly journal: JournalWriter
   private stagedHere = 0
   private stager: StagingThread | undefined
+  /** The folders the run makes, by the outermost missing folder of their targets. */
+  private readonly folders = new Map<string, StagingFolder>()
 
   constructor(
     journalFile: string,
@@ -144,6 +158,7 @@ export class WriteRun {
       error: undefined,
       left: [],
       createdDirectories: [],
+      dropped: false,
     }
     this.documents.push(run)
     let current: WriteTarget | undefined
@@ -153,23 +168,15 @@ export class WriteRun {
       run.error = new TargetWriteError(current!, error)
       return
     }
-    run.entries = targets
-      .filter((_, k) => run.statuses[k] === 'written')
-      .map((target) => {
-        const stem = path.join(
-          path.dirname(target.path),
-          `.${path.basename(target.path)}.${process.pid}.${temporaryCounter++}`,
-        )
-        const backup = this.disk.entryOf(target.path) ? `${stem}.bak` : null
-        return {
-          target: target.path,
-          temporary: `${stem}.tmp`,
-          backup,
-          content: encoder.encode(target.content),
-          mode: target.mode === undefined ? null : intendedMode(target),
-          makeDirectory: target.makeDirectory,
-        }
-      })
+    try {
+      run.entries = targets
+        .filter((_, k) => run.statuses[k] === 'written')
+        .map((target) => ((current = target), this.entryFor(target)))
+    } catch (error) {
+      run.error = new TargetWriteError(current!, error)
+      run.entries = []
+      return
+    }
     if (run.entries.length === 0) return
     try {
       // Recorded before the first file is made: a run killed from here on leaves nothing the next one does not know of.
@@ -207,7 +214,9 @@ export class WriteRun {
     this.stager?.close()
     this.stager = undefined
     const staged = this.documents.filter((run) => run.entries.length > 0 && !run.error)
-    for (const run of staged.filter((run) => dropped.has(run.document))) {
+    const refused = staged.filter((run) => dropped.has(run.document))
+    for (const run of refused) run.dropped = true
+    for (const run of refused) {
       this.unstage(run)
       this.settle(run)
     }
@@ -215,7 +224,8 @@ export class WriteRun {
     if (renaming.length > 0) {
       try {
         this.journal.renaming()
-        for (const run of renaming) this.rename(run)
+        const failedFolders = this.renameFolders(renaming)
+        for (const run of renaming) this.rename(run, failedFolders)
       } catch (error) {
         // The journal could not say that renaming begins: nothing is renamed.
         for (const run of renaming) {
@@ -224,11 +234,91 @@ export class WriteRun {
         }
       }
     }
+    const foldersLeft = this.removeFolders()
     for (const run of this.documents) if (!run.error && !dropped.has(run.document)) this.changeModes(run)
-    this.journal.close(this.documents.some((run) => run.left.length > 0))
+    this.journal.close(foldersLeft || this.documents.some((run) => run.left.length > 0))
     return new Map(
       this.documents.map((run) => [run.document, run.error ? {error: run.error} : {statuses: run.statuses}]),
     )
+  }
+
+  /** How TARGET is staged: in the staging folder of a folder the run makes, else beside it. */
+  private entryFor(target: WriteTarget): StageEntry {
+    const content = encoder.encode(target.content)
+    const mode = target.mode === undefined ? null : intendedMode(target)
+    const staging = this.stagingFolderOf(target)
+    if (staging) {
+      const temporary = path.join(staging.temporary, path.relative(staging.target, target.path))
+      // The staging folder is made with it; only a folder inside it is left to make.
+      const makeDirectory = target.makeDirectory && path.dirname(temporary) !== staging.temporary
+      return {target: target.path, temporary, backup: null, content, mode, makeDirectory, folder: staging.temporary}
+    }
+    const folder = path.dirname(target.path)
+    const stem = path.join(folder, `.${path.basename(target.path)}.${process.pid}.${temporaryCounter++}`)
+    return {
+      target: target.path,
+      temporary: `${stem}.tmp`,
+      backup: this.disk.entryOf(target.path) ? `${stem}.bak` : null,
+      content,
+      mode,
+      // A folder there when the run began is not made again: a mkdir and a stat a file, where the plan knows.
+      makeDirectory: target.makeDirectory && !this.disk.isDirectory(folder),
+      folder: null,
+    }
+  }
+
+  /**
+   * The staging folder TARGET goes into, when its folder does not exist: the one of its outermost missing folder,
+   * made (journal first) for a target that makes its folder. A target that does not, in a folder no target before it
+   * made, is staged beside itself, and fails as writing into a missing folder does.
+   */
+  private stagingFolderOf(target: WriteTarget): StagingFolder | undefined {
+    let outermost = path.dirname(target.path)
+    if (this.disk.kind(outermost) !== 'missing') return undefined
+    while (this.disk.kind(path.dirname(outermost)) === 'missing') outermost = path.dirname(outermost)
+    let staging = this.folders.get(outermost)
+    if (staging || !target.makeDirectory) return staging
+    const name = `.${path.basename(outermost)}.${process.pid}.${temporaryCounter++}.tmp`
+    staging = {target: outermost, temporary: path.join(path.dirname(outermost), name)}
+    // Recorded before it is made: a run killed from here on leaves nothing the next one does not know of.
+    this.journal.folder(staging)
+    fs.mkdirSync(staging.temporary)
+    this.folders.set(outermost, staging)
+    return staging
+  }
+
+  /**
+   * Rename each staging folder that RENAMING's documents stage into into place (the others go): answers the error of
+   * each that could not be.
+   */
+  private renameFolders(renaming: readonly RunDocument[]): Map<string, unknown> {
+    const used = new Set(renaming.flatMap((run) => run.entries.map((entry) => entry.folder)))
+    const failed = new Map<string, unknown>()
+    for (const {target, temporary} of this.folders.values()) {
+      if (!used.has(temporary)) continue
+      try {
+        fs.renameSync(temporary, target)
+      } catch (error) {
+        failed.set(temporary, error)
+      }
+    }
+    return failed
+  }
+
+  /**
+   * Remove the staging folders left: those no document renamed into place, and those that could not be. True when
+   * one could not be removed: the journal stays, for the next run to remove it (journal.ts).
+   */
+  private removeFolders(): boolean {
+    let left = false
+    for (const {temporary} of this.folders.values()) {
+      try {
+        fs.rmSync(temporary, {recursive: true, force: true})
+      } catch {
+        left = true
+      }
+    }
+    return left
   }
 
   /** Stage ENTRIES on the staging thread, while this one plans the next documents. */
@@ -246,16 +336,24 @@ export class WriteRun {
     })
   }
 
-  private rename(run: RunDocument): void {
+  /** Rename RUN's staged files into place; those in a staging folder are there once their folder is (FAILED_FOLDERS: it is not). */
+  private rename(run: RunDocument, failedFolders: ReadonlyMap<string, unknown>): void {
+    const unplaced = run.entries.findIndex((entry) => entry.folder !== null && failedFolders.has(entry.folder))
+    if (unplaced >= 0) {
+      this.unstage(run)
+      this.fail(run, unplaced, failedFolders.get(run.entries[unplaced]!.folder!), [])
+      return
+    }
     let renamed = 0
     try {
       for (const entry of run.entries) {
-        fs.renameSync(entry.temporary, entry.target)
+        if (entry.folder === null) fs.renameSync(entry.temporary, entry.target)
         renamed++
       }
     } catch (error) {
       // Put back what was replaced, remove what was new: the document is as it was before this run.
-      for (const {target, backup} of run.entries.slice(0, renamed)) {
+      const placed = run.entries.filter((entry, k) => k < renamed || entry.folder !== null)
+      for (const {target, backup} of placed) {
         if (backup) this.attempt(run, target, () => fs.renameSync(backup, target))
         else this.attempt(run, target, () => fs.rmSync(target, {force: true}))
       }
@@ -272,8 +370,14 @@ export class WriteRun {
       this.attempt(run, temporary, () => fs.rmSync(temporary, {force: true}))
       if (backup) this.attempt(run, backup, () => fs.rmSync(backup, {force: true}))
     }
-    for (const directory of run.createdDirectories.reverse())
+    // A folder it made that another document's files are staged in now stays theirs.
+    const others = this.documents
+      .filter((other) => other !== run && !other.error && !other.dropped)
+      .flatMap((other) => other.entries)
+    for (const directory of run.createdDirectories.reverse()) {
+      if (others.some((entry) => entry.temporary.startsWith(`${directory}${path.sep}`))) continue
       this.attempt(run, directory, () => fs.rmSync(directory, {recursive: true, force: true}))
+    }
   }
 
   private changeModes(run: RunDocument): void {
