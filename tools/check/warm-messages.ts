@@ -1,5 +1,5 @@
 /**
- * What a thread asks the warm type checker's thread (warm-process.ts, through warm-program.ts) and what it answers:
+ * What a process asks the type checker's process (warm-process.ts, through warm-program.ts) and what it answers:
  * a union keyed on `type`, each request numbered, and its answer carrying the number.
  */
 import type {Message} from '../diagnostics.ts'
