@@ -2,7 +2,9 @@
  * `make bench`: what `passepartout run` holds in memory. A real `passepartout run` on a project with the shipped
  * skills, its openai backend asking a real HTTP server on 127.0.0.1 that plays the model (a `grep` tool call, then an
  * answer), watching and with --no-watch. For each, the resident memory of the whole process tree (the sum of VmRSS
- * over the command, the core and their children: the skill host, the type checker), each process beside it:
+ * over the command, the core and their children: the skill host, the type checker), each process beside it, and of each
+ * its own pages (private: Node's binary, which the processes share, counts in each one's resident memory, not in
+ * its own):
  *
  * - at rest, once booted;
  * - after TURNS tool turns through the socket, one after another (each a new session, as `passepartout send` asks);
@@ -151,16 +153,20 @@ interface Resident {
   pid: number
   command: string
   kB: number
+  /** Of it, the process's own pages (/proc/PID/smaps_rollup's Private_*): not Node's binary, which the others share. */
+  ownKb: number
 }
 
-/** The processes of PID's tree, each with its resident memory (VmRSS), from /proc. */
+/** The processes of PID's tree, each with its resident memory (VmRSS) and its own part of it, from /proc. */
 function tree(pid: number): Resident[] {
   const all = fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).flatMap((entry) => {
     try {
       const status = fs.readFileSync(`/proc/${entry}/status`, 'utf8')
       const field = (name: string) => new RegExp(`^${name}:\\s*(\\d+)`, 'm').exec(status)?.[1]
       const command = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ')
-      return [{pid: Number(entry), parent: Number(field('PPid')), kB: Number(field('VmRSS') ?? 0), command}]
+      // A process that ended and is not reaped yet (a zombie) holds no memory: it has no VmRSS.
+      const rss = field('VmRSS')
+      return rss === undefined ? [] : [{pid: Number(entry), parent: Number(field('PPid')), kB: Number(rss), command}]
     } catch {
       return []
     }
@@ -170,7 +176,19 @@ function tree(pid: number): Resident[] {
     grown = false
     for (const each of all) if (!members.has(each.pid) && members.has(each.parent)) grown = members.add(each.pid).size > 0
   }
-  return all.filter((each) => members.has(each.pid))
+  return all.filter((each) => members.has(each.pid)).map((each) => ({...each, ownKb: ownOf(each.pid)}))
+}
+
+/** The private pages of the process PID (kB): clean and dirty, from /proc/PID/smaps_rollup; none once it ended. */
+function ownOf(pid: number): number {
+  let rollup: string
+  try {
+    rollup = fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8')
+  } catch {
+    return 0
+  }
+  const field = (name: string) => Number(new RegExp(`^${name}:\\s*(\\d+)`, 'm').exec(rollup)?.[1] ?? 0)
+  return field('Private_Clean') + field('Private_Dirty')
 }
 
 /**
@@ -188,6 +206,7 @@ async function settled(pid: number): Promise<Resident[]> {
 }
 
 const total = (processes: readonly Resident[]) => processes.reduce((sum, each) => sum + each.kB, 0)
+const totalOwn = (processes: readonly Resident[]) => processes.reduce((sum, each) => sum + each.ownKb, 0)
 const mb = (kB: number) => (kB / 1024).toFixed(0)
 
 /** What compares a reading with REST: its growth, against the goal of FLAT. */
@@ -197,8 +216,8 @@ function within(rest: readonly Resident[]): (now: readonly Resident[]) => string
 
 function say(what: string, processes: readonly Resident[], goal: string | ((now: readonly Resident[]) => string)): void {
   const beside = typeof goal === 'string' ? goal : goal(processes)
-  const each = processes.map((one) => `${shortName(one.command)} ${mb(one.kB)}`).join(', ')
-  console.log(`  ${what.padEnd(40)} ${mb(total(processes)).padStart(4)} MB  ${beside}`)
+  const each = processes.map((one) => `${shortName(one.command)} ${mb(one.kB)} (own ${mb(one.ownKb)})`).join(', ')
+  console.log(`  ${what.padEnd(40)} ${mb(total(processes)).padStart(4)} MB (own ${mb(totalOwn(processes))})  ${beside}`)
   console.log(`  ${''.padEnd(40)} ${each}`)
 }
 

@@ -17,6 +17,7 @@ import {NativeChecker, parseOutput} from '../../tools/check/native-checker.ts'
 import {sourceMapPath, sourceMapsFolder} from '../../tools/tangle/source-map.ts'
 import {formatDiagnostic} from '../../tools/diagnostics.ts'
 import {listOrgFiles, userStateFolder} from '../../tools/project.ts'
+import {checkersGone, checkersOf} from '../support/checker-processes.ts'
 
 const repo = path.resolve(import.meta.dirname, '../..')
 
@@ -403,6 +404,16 @@ describe('sandbox rules for skills', () => {
     ])
   })
 
+  // TypeScript's parser, which the rules read a skill's code with, is loaded in the checker's process, not in the one
+  // that asked: a core that judged its skills as it booted does not hold it for as long as it runs.
+  it("judges a skill's code in the type checker's process, which leaves once idle", async () => {
+    const dir = project({'org/skills/runner.org': skill('')}, {node: true})
+    const {messages} = await check(dir, new ProjectSession({project: dir, checkerIdleMs: 2000}))
+    expect(messages).toEqual([expect.stringMatching(/\[sandbox\/restricted-import\]$/)])
+    expect(checkersOf(dir)).toHaveLength(1)
+    expect(await checkersGone(dir)).toBe(true)
+  })
+
   it('does not hold core documents to the rules', async () => {
     const dir = project({'org/core/runner.org': skill('')}, {node: true})
     expect((await check(dir)).messages).toEqual([])
@@ -543,30 +554,6 @@ describe('a warm re-check', () => {
     expect(printed(await session.recheck([path.join(dir, 'org/base.org')]), dir)).toEqual([error])
   })
 
-  /** The processes of the warm type checkers of the project DIR (its tsconfig.json is on their command line). */
-  const checkersOf = (dir: string) =>
-    fs
-      .readdirSync('/proc')
-      .filter((entry) => /^\d+$/.test(entry))
-      .filter((entry) => {
-        const command = commandOf(entry)
-        return command.some((part) => part.includes('warm-process')) && command.some((part) => part.includes(dir))
-      })
-  /** The command line of the process PID, or none when it ended since the listing. */
-  const commandOf = (pid: string) => {
-    try {
-      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
-    } catch {
-      return []
-    }
-  }
-  /** Until the checkers of DIR are gone: 10 s at most, looked at every 20 ms. */
-  const gone = async (dir: string) => {
-    for (const until = Date.now() + 10_000; Date.now() < until; await new Promise((resolve) => setTimeout(resolve, 20)))
-      if (checkersOf(dir).length === 0) return true
-    return false
-  }
-
   it('runs in a process of its own that starts on the first re-check, leaves once idle, and comes back for the next one', async () => {
     const dir = project({
       'org/base.org': writing('base.ts', 'export const base = 1'),
@@ -580,7 +567,7 @@ describe('a warm re-check', () => {
     fs.writeFileSync(base, writing('base.ts', "export const base = 'one'"))
     expect(printed(await session.recheck([base]), dir)).toEqual([typeError])
     expect(checkersOf(dir)).toHaveLength(1)
-    expect(await gone(dir)).toBe(true)
+    expect(await checkersGone(dir)).toBe(true)
     // The next save starts another, which reads the files as they are now.
     fs.writeFileSync(base, writing('base.ts', 'export const base = 2'))
     expect(printed(await session.recheck([base]), dir)).toEqual([])

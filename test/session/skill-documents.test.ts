@@ -10,6 +10,7 @@ import {afterEach, describe, expect, it, vi} from 'vitest'
 import {formatDiagnostic} from '../../tools/diagnostics.ts'
 import {ProjectSession} from '../../tools/session/project-session.ts'
 import {API_VERSION, skillGraph} from '../../tools/session/skill-documents.ts'
+import {checkersGone, checkersOf} from '../support/checker-processes.ts'
 import {olderThan} from '../support/file-age.ts'
 import {tempProject} from '../support/temp-project.ts'
 
@@ -114,6 +115,17 @@ describe('a skill document read by the session', () => {
       "org/skills/runner.org:3:24: error: skill 'runner' uses child_process without the 'shell' capability [sandbox/restricted-import]",
     ])
     expect((await read(dir, 'org/skills/granted.org')).blocked).toBeUndefined()
+  })
+
+  // TypeScript's parser, which the rules read the code with, is loaded there and not in the process that reads the
+  // skill: a core that judged its skills as it booted does not hold it for as long as it runs.
+  it("is judged in the type checker's process, which leaves once idle", async () => {
+    const code = block('runner.ts', "import {execSync} from 'node:child_process'", 'export const run = execSync')
+    const dir = project({'tsconfig.json': '{}', 'org/skills/runner.org': `#+TITLE: Runner\n${code}`})
+    const session = new ProjectSession({project: dir, checkerIdleMs: 2000})
+    expect((await session.readSkill(path.join(dir, 'org/skills/runner.org'))).blocked).toBe('sandbox-blocked')
+    expect(checkersOf(dir)).toHaveLength(1)
+    expect(await checkersGone(dir)).toBe(true)
   })
 
   it("comes from the plan of the session's last tangle while the document is unchanged, and is planned again once it changed", async () => {

@@ -10,7 +10,6 @@
  */
 import os from 'node:os'
 import path from 'node:path'
-import type {ts} from 'ts-morph'
 import {type Diagnostic, diagnostic} from '../diagnostics.ts'
 import {invalidGrant, typescriptProblem, unknownCapability} from '../messages/check.ts'
 import type {DocumentMeta} from '../org/document-meta.ts'
@@ -20,7 +19,7 @@ import {isInside, skillsFolder} from '../project.ts'
 import {CAPABILITIES, type Capability, parseCapabilities, unreadableGrants} from './capabilities.ts'
 import {isTypeScript, type TsProblem} from './checker.ts'
 import {OriginMap} from './origin-map.ts'
-import type * as SandboxRules from './sandbox.ts'
+import type {SandboxFinding} from './warm-messages.ts'
 
 interface GeneratedFile {
   orgPath: string
@@ -29,7 +28,7 @@ interface GeneratedFile {
   skill: SkillGrant | undefined
 }
 
-interface SkillGrant {
+export interface SkillGrant {
   name: string
   granted: ReadonlySet<Capability>
 }
@@ -81,9 +80,9 @@ export class GeneratedFiles {
     return this.files.get(file)?.skill !== undefined
   }
 
-  /** The capabilities the skill file FILE is granted; undefined when it is not a skill's. */
-  grantedTo(file: string): ReadonlySet<Capability> | undefined {
-    return this.files.get(file)?.skill?.granted
+  /** The skill whose file FILE is: its name and the capabilities it is granted; undefined when it is not a skill's. */
+  skillOfFile(file: string): SkillGrant | undefined {
+    return this.files.get(file)?.skill
   }
 
   /**
@@ -113,18 +112,11 @@ export class GeneratedFiles {
     return diagnostic(problem.file ?? fallback, typescriptProblem(problem.message), place, extras)
   }
 
-  /** The violations of the sandbox RULES in the skill file whose syntax tree is SOURCE, at their Org positions. */
-  sandboxDiagnostics(file: string, source: ts.SourceFile, rules: typeof SandboxRules): Diagnostic[] {
-    const skill = this.files.get(file)?.skill
-    if (!skill) return []
-    return rules.findSandboxViolations(source, skill.granted).map((violation) => {
-      const start = source.getLineAndCharacterOfPosition(violation.start)
+  /** The sandbox rules' FINDINGS in the skill file FILE (sandbox.ts, judged in the checker's process), at their Org positions. */
+  sandboxDiagnostics(file: string, findings: readonly SandboxFinding[]): Diagnostic[] {
+    return findings.map(({line, character, message}) => {
       const origins = this.originsOf(file)!
-      return diagnostic(
-        origins.orgPath,
-        rules.violationMessage(skill.name, violation),
-        origins.originOf(start.line + 1, start.character + 1),
-      )
+      return diagnostic(origins.orgPath, message, origins.originOf(line + 1, character + 1))
     })
   }
 

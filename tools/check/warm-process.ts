@@ -1,11 +1,13 @@
 /**
- * The warm type checker's process: it holds the ts-morph program (warm-checker.ts) and answers each request
+ * The warm type checker's process: it holds the ts-morph program (warm-checker.ts), judges skills' code by the
+ * sandbox rules with TypeScript's parser (sandbox.ts), and answers each request
  * (warm-messages.ts) in the order they came. Started by warm-program.ts, its configuration in its one argument (JSON:
  * `tsconfig` and the options added to it, `added`); the program's files are named by the requests. It ends with
  * the channel to the process that started it: an asker gone leaves no checker behind.
  */
+import {findSandboxViolations, parse, violationMessage} from './sandbox.ts'
 import {WarmChecker} from './warm-checker.ts'
-import type {WarmRequest, WarmResponse} from './warm-messages.ts'
+import type {SandboxFinding, SandboxSuspect, WarmRequest, WarmResponse} from './warm-messages.ts'
 
 const {tsconfig, added} = JSON.parse(process.argv[2]!) as {
   tsconfig: string | undefined
@@ -23,7 +25,18 @@ function answer(request: WarmRequest): unknown {
       return warm.recheck(request.files)
     case 'check-program':
       return warm.checkProgram()
+    case 'sandbox':
+      return request.skills.map(judge)
   }
+}
+
+/** The violations of the sandbox rules in SUSPECT's code, each where its text holds it. */
+function judge({file, text, skill, granted}: SandboxSuspect): SandboxFinding[] {
+  const source = parse(file, text)
+  return findSandboxViolations(source, new Set(granted)).map((violation) => ({
+    ...source.getLineAndCharacterOfPosition(violation.start),
+    message: violationMessage(skill, violation),
+  }))
 }
 
 process.on('message', (request: WarmRequest) => {

@@ -6,7 +6,7 @@
  *
  * `check` checks the whole program with the native compiler (ts-morph when the
  * native one is missing) while the sandbox rules parse the skills' files in
- * this process. A long-lived session (the watcher, the running core) then calls
+ * the warm program's process, which leaves once idle. A long-lived session (the watcher, the running core) then calls
  * `recheck` after each save: only the changed documents' files and the files
  * that import them, on a warm ts-morph program.
  */
@@ -26,6 +26,7 @@ import {
 import type {ProgramCheck} from '../check/native-checker.ts'
 import type {SandboxVerdicts} from '../check/sandbox-verdicts.ts'
 import {suspectText} from '../check/suspects.ts'
+import type {SandboxFinding, SandboxSuspect} from '../check/warm-messages.ts'
 import type {WarmProgram} from '../check/warm-program.ts'
 import {debug} from '../debug.ts'
 import {type Diagnostic, diagnostic, isError} from '../diagnostics.ts'
@@ -107,7 +108,12 @@ export class ProjectChecker {
   private readonly native: NativeChecker | undefined
   /** What the installation's shipped skill documents declare, once read (`shippedSkills`). */
   private shipped: DocumentMeta[] | undefined
-  /** The warm program of the re-checks, in a process of its own (warm-program.ts), while one runs. */
+  /**
+   * The type checker's process (warm-program.ts), while one runs: it judges skills by the sandbox rules, and holds
+   * the warm program of the re-checks once one asked for it (`warm`).
+   */
+  private process: Promise<WarmProgram> | undefined
+  /** The same process, once it holds the warm program's files. */
   private warm: Promise<WarmProgram> | undefined
 
   constructor(private readonly options: CheckerOptions) {
@@ -215,9 +221,18 @@ export class ProjectChecker {
     await (await this.warmProgram()).ask({type: 'prime'})
   }
 
-  /** End the warm program's process, when there is one. */
+  /**
+   * Each of SKILLS' findings by the sandbox rules, judged in the type checker's process: there TypeScript's parser
+   * (ts-morph) is loaded, and leaves with it once idle. Loaded in the process that asks, it stayed there for as long as
+   * that ran: 60 MB of a core that had judged its skills as it booted (docs/design/measurements.md).
+   */
+  async judge(skills: SandboxSuspect[]): Promise<SandboxFinding[][]> {
+    return (await this.checkerProcess()).ask({type: 'sandbox', skills})
+  }
+
+  /** End the type checker's process, when there is one. */
   async close(): Promise<void> {
-    await this.warm?.then(
+    await this.process?.then(
       (warm) => warm.close(),
       () => {},
     )
@@ -314,18 +329,27 @@ export class ProjectChecker {
    * first call, and on the first after the last one ended (idle for `idleMs`, or gone).
    */
   private warmProgram(): Promise<WarmProgram> {
-    if (this.warm) return this.warm
-    const idleMs = this.options.idleMs ?? CHECKER_IDLE_MS
-    // Loaded on demand: a one-shot check with the native compiler never pays for ts-morph's program, nor its process.
-    const started: Promise<WarmProgram> = import('../check/warm-program.ts').then(async ({WarmProgram}) => {
-      const onEnded = () => {
-        if (this.warm === started) this.warm = undefined
-      }
-      const warm = await WarmProgram.start(this.tsconfig, this.installed, {idleMs, onEnded})
+    this.warm ??= this.checkerProcess().then(async (warm) => {
       await warm.ask({type: 'update', files: this.warmRoots(), ifHeld: []})
       return warm
     })
-    this.warm = started
+    return this.warm
+  }
+
+  /** The type checker's process, started when first asked for; it ends once idle (`idleMs`), and the next ask starts another. */
+  private checkerProcess(): Promise<WarmProgram> {
+    if (this.process) return this.process
+    const idleMs = this.options.idleMs ?? CHECKER_IDLE_MS
+    // Loaded on demand: a one-shot check with the native compiler of skills judged before never pays for ts-morph.
+    const started: Promise<WarmProgram> = import('../check/warm-program.ts').then(({WarmProgram}) => {
+      const onEnded = () => {
+        if (this.process !== started) return
+        this.process = undefined
+        this.warm = undefined
+      }
+      return WarmProgram.start(this.tsconfig, this.installed, {idleMs, onEnded})
+    })
+    this.process = started
     return started
   }
 
@@ -336,23 +360,24 @@ export class ProjectChecker {
 
   /**
    * The sandbox diagnostics of the skill FILES whose text may hold a violation and whose clean verdict is not
-   * remembered, their syntax trees parsed from that text (a skill's module is small: milliseconds). The rules (and
-   * TypeScript's parser) are loaded only when some file needs them; a file they find clean is remembered.
+   * remembered, judged in the type checker's process (`judge`); a file found clean is remembered.
    */
   private async sandbox(files: readonly string[]): Promise<Diagnostic[]> {
     const {verdicts} = this.options
-    const suspects = files
-      .map((file) => ({file, text: suspectText(file), granted: this.generated.grantedTo(file) ?? new Set()}))
-      .filter(
-        (suspect) => suspect.text !== undefined && !verdicts?.isClean(suspect.file, suspect.text, suspect.granted),
-      )
+    const suspects = files.flatMap((file) => {
+      const text = suspectText(file)
+      const skill = this.generated.skillOfFile(file)
+      return text === undefined || !skill || verdicts?.isClean(file, text, skill.granted) ? [] : [{file, text, skill}]
+    })
     if (suspects.length === 0) return []
-    const rules = await import('../check/sandbox.ts')
-    const diagnostics = suspects.flatMap(({file, text, granted}) => {
-      const source = rules.parse(file, text!)
-      const found = source ? this.generated.sandboxDiagnostics(file, source, rules) : []
-      if (source && found.length === 0) verdicts?.rememberClean(file, text!, granted)
-      return found
+    const skills = suspects.map(({file, text, skill}) => ({file, text, skill: skill.name, granted: [...skill.granted]}))
+    const findings = await this.judge(skills).catch((error: Error) => error)
+    if (findings instanceof Error) {
+      return [diagnostic(this.tsconfig ?? this.options.project ?? process.cwd(), compilerFailed(findings.message))]
+    }
+    const diagnostics = suspects.flatMap(({file, text, skill}, k) => {
+      if (findings[k]!.length === 0) verdicts?.rememberClean(file, text, skill.granted)
+      return this.generated.sandboxDiagnostics(file, findings[k]!)
     })
     verdicts?.save()
     return diagnostics

@@ -17,6 +17,7 @@ import {buildGraph, type DocumentGraph, withDependencies} from '../graph/documen
 import {readFailed} from '../messages/io.ts'
 import type {DocumentMeta} from '../org/document-meta.ts'
 import {SandboxVerdicts} from '../check/sandbox-verdicts.ts'
+import type {SandboxSuspect} from '../check/warm-messages.ts'
 import {isInside, listOrgFiles, skillsFolder} from '../project.ts'
 import {readToolchainSettings, type ToolchainSettings} from '../settings.ts'
 import {TangleCache} from '../tangle/cache.ts'
@@ -269,7 +270,11 @@ export class ProjectSession {
     const plan =
       kept && stamp !== undefined && kept.stamp === stamp ? kept.plan : planFile(file, this.allowOutside, disk)
     this.keepPlan(file, plan, stamp)
-    const document = await skillDocumentOf(plan, this.options.project ?? path.dirname(file), disk, this.verdicts)
+    const sandbox = {
+      judge: async (skills: SandboxSuspect[]) => (await this.typeChecker()).judge(skills),
+      verdicts: this.verdicts,
+    }
+    const document = await skillDocumentOf(plan, this.options.project ?? path.dirname(file), disk, sandbox)
     this.verdicts?.save()
     const problems = this.checked.get(file)
     if (document.blocked || !problems) return document

@@ -25,12 +25,13 @@ import {type Capability, parseCapabilities, unreadableGrants} from '../check/cap
 import {isTypeScript} from '../check/checker.ts'
 import {OriginMap} from '../check/origin-map.ts'
 import type {SandboxVerdicts} from '../check/sandbox-verdicts.ts'
+import type {SandboxFinding, SandboxSuspect} from '../check/warm-messages.ts'
 import {grantedFolder, type Places} from '../check/reading.ts'
 import {mayViolate} from '../check/suspects.ts'
 import {debug} from '../debug.ts'
 import {type Diagnostic, diagnostic, isError} from '../diagnostics.ts'
 import {buildGraph, dependentsOf} from '../graph/document-graph.ts'
-import {invalidGrant} from '../messages/check.ts'
+import {compilerFailed, invalidGrant} from '../messages/check.ts'
 import {newerSkillApi, skillApiTwice, unreadableSkillApi, unterminatedSkillBlock} from '../messages/skill.ts'
 import {type DependencyEntry, type DocumentMeta, documentMeta} from '../org/document-meta.ts'
 import type {DiskView} from '../tangle/disk.ts'
@@ -101,14 +102,20 @@ export function apiVersionProblem(meta: DocumentMeta): Diagnostic | undefined {
 const log = debug('sandbox')
 
 /**
- * The skill document whose plan is PLAN (planned as `passepartout tangle` plans it, nothing written); the sandbox
- * rules' clean VERDICTS, when given, spare parsing a module they already judged.
+ * How a skill's modules are judged by the sandbox rules: JUDGE gives each suspect's findings (the type checker's
+ * process does, project-checker.ts); the clean VERDICTS, when given, spare judging a module they already judged.
  */
+export interface SandboxJudge {
+  judge(skills: SandboxSuspect[]): Promise<SandboxFinding[][]>
+  verdicts: SandboxVerdicts | undefined
+}
+
+/** The skill document whose plan is PLAN (planned as `passepartout tangle` plans it, nothing written). */
 export async function skillDocumentOf(
   plan: DocumentPlan,
   root: string,
   disk: DiskView,
-  verdicts?: SandboxVerdicts,
+  sandbox: SandboxJudge,
 ): Promise<SkillDocument> {
   const name = path.basename(plan.path, '.org')
   const meta = plan.root
@@ -135,7 +142,7 @@ export async function skillDocumentOf(
   if (api) return {...document, problems: [api], blocked: 'failed'}
   const refused = [...skillTargetProblems(plan, disk), ...invalid]
   if (refused.length > 0) return {...document, problems: refused, blocked: 'sandbox-blocked'}
-  const violations = await sandboxViolations(document, verdicts)
+  const violations = await sandboxViolations(document, sandbox)
   return violations.length > 0 ? {...document, problems: violations, blocked: 'sandbox-blocked'} : document
 }
 
@@ -169,33 +176,26 @@ export function forTheCore(message: Diagnostic): Diagnostic {
 
 /**
  * The sandbox rules `passepartout check` applies, with the same pre-filter: a module whose text names nothing
- * they look for is not parsed, nor one whose clean verdict VERDICTS remember (same path, text and grants), and
- * TypeScript's parser is not even loaded when no module needs it. A module found clean is remembered.
+ * they look for is not judged, nor one whose clean verdict the judge's verdicts remember (same path, text and
+ * grants). A module found clean is remembered. A judge that could not answer blocks the skill: its code is not run
+ * unjudged.
  */
-async function sandboxViolations(
-  document: SkillDocument,
-  verdicts: SandboxVerdicts | undefined,
-): Promise<Diagnostic[]> {
+async function sandboxViolations(document: SkillDocument, {judge, verdicts}: SandboxJudge): Promise<Diagnostic[]> {
   const granted = new Set<Capability>(document.capabilities)
   const judged = (module: SkillModule) => verdicts?.isClean(module.path, module.code, granted) === true
   const mayBreak = document.modules.filter((module) => mayViolate(module.code))
   const suspects = mayBreak.filter((module) => !judged(module))
   log?.(`${document.name}: ${suspects.length} modules parsed, ${mayBreak.length - suspects.length} judged clean before`)
   if (suspects.length === 0) return []
-  const rules = await import('../check/sandbox.ts')
-  return suspects.flatMap((module) => {
-    const source = rules.parse(module.path, module.code)
+  const skills = suspects.map(({path, code}) => ({file: path, text: code, skill: document.name, granted: [...granted]}))
+  const findings = await judge(skills).catch((error: Error) => error)
+  if (findings instanceof Error) return [diagnostic(document.path, compilerFailed(findings.message))]
+  return suspects.flatMap((module, k) => {
     const origins = new OriginMap(document.path, module.lines)
-    const violations = rules.findSandboxViolations(source, granted)
-    if (violations.length === 0) verdicts?.rememberClean(module.path, module.code, granted)
-    return violations.map((violation) => {
-      const start = source.getLineAndCharacterOfPosition(violation.start)
-      return diagnostic(
-        document.path,
-        rules.violationMessage(document.name, violation),
-        origins.originOf(start.line + 1, start.character + 1),
-      )
-    })
+    if (findings[k]!.length === 0) verdicts?.rememberClean(module.path, module.code, granted)
+    return findings[k]!.map(({line, character, message}) =>
+      diagnostic(document.path, message, origins.originOf(line + 1, character + 1)),
+    )
   })
 }
 
