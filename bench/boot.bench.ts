@@ -77,6 +77,7 @@ export async function main(): Promise<number> {
   const copied = path.join(copy, 'bin', 'passepartout')
   await runTree(copy, env, ['run'], 'on a copy of this repository', 300, copied)
   fs.rmSync(copy, {recursive: true, force: true})
+  fs.rmSync(root, {recursive: true, force: true})
   return 0
 }
 
