@@ -6,6 +6,9 @@
  *   signal through the loop with the offline backend, stopped), its wall time and its CPU time (its own and its
  *   children's: the skill host's), beside `node -e 0`'s in the same run, rounds interleaved, medians of each and
  *   the ratio of the medians;
+ * - the boot of a core: `passepartout run --no-watch` until it says how to talk to it, the CPU time of the core's
+ *   process and of the whole tree (the command that supervises it, the core, its skill host), in the same rounds,
+ *   beside the same `node -e 0`;
  * - the resident memory (VmRSS) of each process of `passepartout run`'s tree once it has booted and says how to
  *   talk to it, and once the spare skill host had its chance to start, with their sum; beside it, what is each
  *   process's own (its private pages: a sum of resident figures counts the pages processes share, Node's own code
@@ -44,9 +47,14 @@ export async function main(): Promise<number> {
   ask()
   const node = {wall: [] as number[], cpu: [] as number[]}
   const asked = {wall: [] as number[], cpu: [] as number[]}
+  const boots = {wall: [] as number[], cpu: [] as number[], tree: [] as number[]}
   for (let round = 0; round < ROUNDS; round++) {
     measure(node, () => spawnSync(process.execPath, ['-e', '0']))
     measure(asked, ask)
+    const boot = await bootCpu(root, env)
+    boots.wall.push(boot.wall)
+    boots.cpu.push(boot.core)
+    boots.tree.push(boot.tree)
   }
   const row = (label: string, times: typeof node) =>
     `  ${label.padEnd(22)} wall ${ms(median(times.wall))}  cpu ${ms(median(times.cpu))}`
@@ -54,7 +62,13 @@ export async function main(): Promise<number> {
   console.log(row('passepartout ask hello', asked))
   const ratio = (key: 'wall' | 'cpu') => (median(asked[key]) / median(node[key])).toFixed(1)
   console.log(
-    `  ask / node -e 0        wall ${ratio('wall')}x  cpu ${ratio('cpu')}x   (goals: cpu under 10x, wall under 1.5 s)\n`,
+    `  ask / node -e 0        wall ${ratio('wall')}x  cpu ${ratio('cpu')}x   (goals: cpu under 10x, wall under 1.5 s)`,
+  )
+  console.log(
+    `${row('core boot (its process)', boots)}  the tree's cpu ${ms(median(boots.tree))}   (run --no-watch until "talk to it")`,
+  )
+  console.log(
+    `  core boot / node -e 0  cpu ${(median(boots.cpu) / median(node.cpu)).toFixed(1)}x, the tree's ${(median(boots.tree) / median(node.cpu)).toFixed(1)}x\n`,
   )
   await runTree(root, env, ['run', '--no-watch'], 'with the shipped skills', 200)
   await runTree(root, env, ['run'], 'with the shipped skills', 200)
@@ -63,7 +77,30 @@ export async function main(): Promise<number> {
   const copied = path.join(copy, 'bin', 'passepartout')
   await runTree(copy, env, ['run'], 'on a copy of this repository', 300, copied)
   fs.rmSync(copy, {recursive: true, force: true})
+  fs.rmSync(root, {recursive: true, force: true})
   return 0
+}
+
+/**
+ * One boot of a core in ROOT: `passepartout run --no-watch` until it says how to talk to it; its wall time, the CPU
+ * time of the core's process, and of the whole tree then (/proc), then stopped.
+ */
+async function bootCpu(root: string, env: NodeJS.ProcessEnv): Promise<{wall: number; core: number; tree: number}> {
+  const started = performance.now()
+  const run = spawn(cli, ['run', '--no-watch'], {cwd: root, env, stdio: ['ignore', 'pipe', 'pipe']})
+  let out = ''
+  run.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()))
+  run.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()))
+  try {
+    await until(() => out.includes('talk to it'), 120_000, `passepartout run --no-watch to say how to talk to it: ${out}`)
+    const wall = performance.now() - started
+    const processes = tree(run.pid!)
+    const core = processes.find((process) => roleOf(process.command) === 'core')
+    return {wall, core: core?.cpuMs ?? 0, tree: processes.reduce((sum, process) => sum + process.cpuMs, 0)}
+  } finally {
+    run.kill('SIGTERM')
+    await until(() => run.exitCode !== null || run.signalCode !== null, 30_000, 'passepartout run to stop on SIGTERM')
+  }
 }
 
 /** A copy of this installation, run on itself: its documents, toolchain and command, its packages linked (its caches its own). */
@@ -146,6 +183,8 @@ interface TreeProcess {
   rssKb: number
   /** What of it is its own: its private pages, clean and dirty. */
   ownKb: number
+  /** The CPU time it took, in ms, with that of its children it waited for. */
+  cpuMs: number
 }
 
 /** PID and its descendants, each with its command line and memory (/proc: Linux only). */
@@ -162,8 +201,11 @@ function tree(pid: number): TreeProcess[] {
   const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(rollup)?.[1] ?? 0)
   const ownKb = field('Private_Clean') + field('Private_Dirty')
   const command = read(`/proc/${pid}/cmdline`).split('\0').join(' ')
+  // utime, stime, cutime and cstime: the 14th to 17th fields, counted after the command's name, in ticks of 1/100 s.
+  const times = read(`/proc/${pid}/stat`).split(') ')[1]?.split(' ').slice(11, 15) ?? []
+  const cpuMs = times.reduce((sum, ticks) => sum + Number(ticks) * 10, 0)
   const tasks = read(`/proc/${pid}/task/${pid}/children`).split(' ').filter(Boolean).map(Number)
-  return [{pid, command, rssKb, ownKb}, ...tasks.flatMap((child) => tree(child))]
+  return [{pid, command, rssKb, ownKb, cpuMs}, ...tasks.flatMap((child) => tree(child))]
 }
 
 /** What a process of the tree is, by its command line. */

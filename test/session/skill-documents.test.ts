@@ -150,6 +150,46 @@ describe('a skill document read by the session', () => {
   })
 })
 
+describe('the plans kept between sessions', () => {
+  const plans = (dir: string) => path.join(dir, 'node_modules/.cache/passepartout/plans')
+  const one = (value: string) => block('../../generated/skills/one.ts', `export const one = ${value}`)
+  const code = async (dir: string) => (await read(dir, 'org/skills/one.org')).modules[0]!.code
+  afterEach(() => vi.unstubAllEnvs())
+
+  it('give a new session the plan of a skill unchanged since another planned it; a change, another build or a damaged plan is planned again', async () => {
+    // Plans are kept for a build of the tool only (`bin/launch.mjs` names it): this test is one, then another.
+    vi.stubEnv('PASSEPARTOUT_BUILD', 'build-1')
+    const dir = project({'node_modules/.keep': '', 'org/skills/one.org': one('1')})
+    const file = path.join(dir, 'org/skills/one.org')
+    const past = new Date(Date.now() - 60_000)
+    fs.utimesSync(file, past, past)
+    await olderThan(file, 100)
+    expect(await code(dir)).toBe('export const one = 1\n')
+    const [kept] = fs.readdirSync(plans(dir)).map((name) => path.join(plans(dir), name))
+    // The kept plan marked, so that the code a session loads says where it came from: the Org file says 1.
+    const mark = () => fs.writeFileSync(kept!, fs.readFileSync(kept!, 'utf8').replaceAll('one = 1', 'one = 7'))
+    mark()
+    expect(await code(dir)).toBe('export const one = 7\n')
+    vi.stubEnv('PASSEPARTOUT_BUILD', 'build-2')
+    expect(await code(dir)).toBe('export const one = 1\n')
+    mark()
+    expect(await code(dir)).toBe('export const one = 7\n')
+    fs.writeFileSync(kept!, '{"key": "')
+    expect(await code(dir)).toBe('export const one = 1\n')
+    fs.writeFileSync(file, one('2'))
+    await olderThan(file, 100)
+    expect(await code(dir)).toBe('export const one = 2\n')
+  })
+
+  it('give nothing to a session of a build that has no name (the toolchain run from its sources), nor keep any', async () => {
+    vi.stubEnv('PASSEPARTOUT_BUILD', '')
+    const dir = project({'node_modules/.keep': '', 'org/skills/one.org': one('1')})
+    await olderThan(path.join(dir, 'org/skills/one.org'), 100)
+    expect(await code(dir)).toBe('export const one = 1\n')
+    expect(fs.existsSync(plans(dir))).toBe(false)
+  })
+})
+
 describe("the sandbox rules' remembered verdicts", () => {
   const runner = (capabilities: string, ...lines: string[]) =>
     `#+TITLE: Runner\n${capabilities}${block('runner.ts', ...lines)}`

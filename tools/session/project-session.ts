@@ -28,6 +28,7 @@ import {type Replaced, type TangleReport, tangle} from '../tangle/tangle.ts'
 import {hashOf, WrittenFiles} from '../tangle/written.ts'
 import type {CheckReport, ProjectChecker} from './project-checker.ts'
 import type {SkillDocument} from './skill-documents.ts'
+import {fileStamp, type KeptPlan, planMeta, SkillPlans} from './skill-plans.ts'
 
 export interface SessionOptions {
   /** The project root, or undefined for files outside any project. */
@@ -70,7 +71,9 @@ export class ProjectSession {
   /** The sandbox rules' clean verdicts, beside the tangle cache: a skill module judged before is not parsed again. */
   private readonly verdicts: SandboxVerdicts | undefined
   /** The plans of the skill documents tangled last, which the core loads from (with their Org file's stamp). */
-  private readonly skillPlans = new Map<string, {plan: DocumentPlan; stamp: string}>()
+  private readonly skillPlans = new Map<string, KeptPlan & {stamp: string}>()
+  /** The same plans kept between processes, beside the tangle cache: a boot does not plan unchanged skills again. */
+  private readonly keptPlans: SkillPlans | undefined
   private checker: Promise<ProjectChecker> | undefined
   /** The toolchain's settings (settings.ts), read as the session starts. */
   private readonly settings: ToolchainSettings
@@ -89,6 +92,7 @@ export class ProjectSession {
     this.cache =
       state && options.cache !== false ? TangleCache.open(state, {tool, allowOutside: this.allowOutside}) : undefined
     this.verdicts = state && options.cache !== false ? SandboxVerdicts.open(state, tool) : undefined
+    this.keptPlans = state && options.cache !== false ? SkillPlans.open(state, tool, this.allowOutside) : undefined
     this.skillsFolder = options.project && skillsFolder(options.project)
   }
 
@@ -183,6 +187,7 @@ export class ProjectSession {
   async forget(files: readonly string[]): Promise<void> {
     for (const file of files) {
       this.skillPlans.delete(file)
+      this.keptPlans?.forget(file)
       this.checked.delete(file)
     }
     if (this.checker) (await this.checker).forget(files)
@@ -259,22 +264,19 @@ export class ProjectSession {
 
   /**
    * The skill document FILE as the core loads it: from the plan of the session's last tangle of it when the
-   * Org file has not changed since, else planned now (nothing written); blocked when the session's last check
-   * found its code wrong. DISK is shared by the reads of a boot.
+   * Org file has not changed since, or else the plan a session before kept (`SkillPlans`), else planned now (nothing
+   * written); blocked when the session's last check found its code wrong. DISK is shared by the reads of a boot.
    */
   async readSkill(file: string, disk = new DiskView()): Promise<SkillDocument> {
-    const {planFile} = await import('../tangle/run-document.ts')
     const {skillDocumentOf} = await import('./skill-documents.ts')
-    const kept = this.skillPlans.get(file)
-    const stamp = trustedStamp(file)
-    const plan =
-      kept && stamp !== undefined && kept.stamp === stamp ? kept.plan : planFile(file, this.allowOutside, disk)
-    this.keepPlan(file, plan, stamp)
+    const stamp = fileStamp(file)
+    const {plan, meta} = (stamp !== undefined && this.keptPlan(file, stamp)) || (await this.planSkill(file, disk))
+    this.keepPlan(file, plan, stamp, meta)
     const sandbox = {
       judge: async (skills: SandboxSuspect[]) => (await this.typeChecker()).judge(skills),
       verdicts: this.verdicts,
     }
-    const document = await skillDocumentOf(plan, this.options.project ?? path.dirname(file), disk, sandbox)
+    const document = await skillDocumentOf(plan, meta, this.options.project ?? path.dirname(file), disk, sandbox)
     this.verdicts?.save()
     const problems = this.checked.get(file)
     if (document.blocked || !problems) return document
@@ -283,6 +285,19 @@ export class ProjectSession {
       problems,
       blocked: problems.some((message) => String(message.ruleId).startsWith('sandbox/')) ? 'sandbox-blocked' : 'failed',
     }
+  }
+
+  /** The plan of FILE kept while it has STAMP: this session's, or one a session before kept. */
+  private keptPlan(file: string, stamp: string): KeptPlan | undefined {
+    const kept = this.skillPlans.get(file)
+    return kept?.stamp === stamp ? kept : this.keptPlans?.get(file, stamp)
+  }
+
+  /** FILE planned now, and what it declares. */
+  private async planSkill(file: string, disk: DiskView): Promise<KeptPlan> {
+    const {planFile} = await import('../tangle/run-document.ts')
+    const plan = planFile(file, this.allowOutside, disk)
+    return {plan, meta: planMeta(plan)}
   }
 
   /** The skill documents FILES, read side by side, their folders looked at once (`readSkill`). */
@@ -335,17 +350,25 @@ export class ProjectSession {
     })
     for (const document of report.documents) {
       if (!document.plan) continue
-      this.keepPlan(document.path, document.plan, trustedStamp(document.path))
+      this.keepPlan(document.path, document.plan, fileStamp(document.path))
       // Kept by the session, not by the report that goes back to the caller.
       delete document.plan
     }
     return report
   }
 
-  /** Keep PLAN of FILE while FILE has STAMP; a file whose stamp cannot be trusted is planned again when asked. */
-  private keepPlan(file: string, plan: DocumentPlan, stamp: string | undefined): void {
-    if (stamp === undefined) this.skillPlans.delete(file)
-    else this.skillPlans.set(file, {plan, stamp})
+  /**
+   * Keep PLAN of FILE (with META, what it declares) while FILE has STAMP, here and for the sessions after; a file
+   * whose stamp cannot be trusted is planned again when asked.
+   */
+  private keepPlan(file: string, plan: DocumentPlan, stamp: string | undefined, meta?: DocumentMeta): void {
+    if (stamp === undefined) {
+      this.skillPlans.delete(file)
+      return
+    }
+    const kept = {plan, meta: meta ?? planMeta(plan)}
+    this.skillPlans.set(file, {...kept, stamp})
+    this.keptPlans?.keep(file, stamp, kept)
   }
 
   private typeChecker(): Promise<ProjectChecker> {
@@ -388,16 +411,3 @@ function putBack(targets: readonly {path: string}[], replaced: ReadonlyMap<strin
   }
   return put
 }
-
-/**
- * FILE's size, times and inode, or undefined when it is gone or changed within the clock tick of now: two
- * saves in one tick carry the same times (the tangle cache's "racily clean" rule).
- */
-function trustedStamp(file: string): string | undefined {
-  const stat = fs.statSync(file, {throwIfNoEntry: false})
-  if (!stat || Date.now() - Math.max(stat.mtimeMs, stat.ctimeMs) < RACY_MS) return undefined
-  return `${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}:${stat.ino}`
-}
-
-/** How recent a change must be for a file's stamp to be doubted (cache.ts says why). */
-const RACY_MS = 50

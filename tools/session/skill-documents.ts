@@ -33,7 +33,7 @@ import {type Diagnostic, diagnostic, isError} from '../diagnostics.ts'
 import {buildGraph, dependentsOf} from '../graph/document-graph.ts'
 import {compilerFailed, invalidGrant} from '../messages/check.ts'
 import {newerSkillApi, skillApiTwice, unreadableSkillApi, unterminatedSkillBlock} from '../messages/skill.ts'
-import {type DependencyEntry, type DocumentMeta, documentMeta} from '../org/document-meta.ts'
+import type {DependencyEntry, DocumentMeta} from '../org/document-meta.ts'
 import type {DiskView} from '../tangle/disk.ts'
 import {skillTargetProblems} from '../tangle/run-document.ts'
 import type {DocumentPlan} from '../tangle/tangle-document.ts'
@@ -110,17 +110,18 @@ export interface SandboxJudge {
   verdicts: SandboxVerdicts | undefined
 }
 
-/** The skill document whose plan is PLAN (planned as `passepartout tangle` plans it, nothing written). */
+/**
+ * The skill document whose plan is PLAN (planned as `passepartout tangle` plans it, nothing written), which declares
+ * META (skill-plans.ts, `planMeta`), its modules judged by SANDBOX.
+ */
 export async function skillDocumentOf(
   plan: DocumentPlan,
+  meta: DocumentMeta,
   root: string,
   disk: DiskView,
   sandbox: SandboxJudge,
 ): Promise<SkillDocument> {
   const name = path.basename(plan.path, '.org')
-  const meta = plan.root
-    ? documentMeta(plan.path, plan.root)
-    : {path: plan.path, ids: [], dependsOn: [], capabilities: []}
   const modules = plan.targets
     .filter((target) => isTypeScript(target.path) && !TEST_FILE.test(target.path))
     .map((target) => ({path: target.path, code: target.content, lines: target.lines}))
