@@ -76,7 +76,10 @@ describe('the command table', () => {
   it.each(commandsRunBy('one-shot', 'client', 'server'))(
     '%s: handed to the core with every option it takes, it reads back to what was parsed',
     (command) => {
-      const options = COMMANDS[command].options.flatMap((option) => written(command, option))
+      // Every option but --session beside --resume, which names the session in its place.
+      const taken = COMMANDS[command].options as readonly OptionName[]
+      const together = taken.filter((option) => option !== 'session' || !taken.includes('resume'))
+      const options = together.flatMap((option) => written(command, option))
       const argv = [command, ...options, '--', ...OPERANDS[command]]
       const parsed = parseCommandLine(argv) as CommandInvocation
       expect(parsed.kind).toBe('command')
@@ -105,6 +108,11 @@ describe('the command table', () => {
     ])
     expect(refusal(['approvals', '--page=0'])).toBe('--page takes a page number from 1, or all, not "0"')
     expect(refusal(['approvals', '--page=all'])).toBeUndefined()
+    // Two sessions named: neither is taken up silently.
+    const oneSession = '--resume and --session each name the session to talk in: give one of them'
+    expect(refusal(['chat', '--session=a', '--resume=b'])).toBe(oneSession)
+    expect(refusal(['chat', '--resume', '--session=a'])).toBe(oneSession)
+    expect(refusal(['chat', '--resume=b'])).toBeUndefined()
     const running = 'chat asks the core that runs on the project of the working folder'
     expect(refusal(['chat', 'now'])).toBe(`unexpected argument "now": ${running}`)
     const settings = "doctor reads the project's skill documents and settings"

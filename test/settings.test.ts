@@ -24,6 +24,12 @@ describe('a command given a toolchain setting it refuses', () => {
 const bounds: [string, string, string][] = [
   ['PASSEPARTOUT_CHECKER_IDLE_MS', '1', '0'],
   ['PASSEPARTOUT_CHECKER_IDLE_MS', '600000', '1.5'],
+  // A timer waits 2^31 - 1 ms at most: Node fires a longer one at once, and the checker would end after each save.
+  ['PASSEPARTOUT_CHECKER_IDLE_MS', '2147483647', '2147483648'],
+  // Written in digits, as the reference says: not what Number() also reads.
+  ['PASSEPARTOUT_CHECKER_IDLE_MS', '1000', '1e3'],
+  ['PASSEPARTOUT_CHECKER_IDLE_MS', '16', '0x10'],
+  ['PASSEPARTOUT_CHECKER_IDLE_MS', '7', ' 7'],
   ['PASSEPARTOUT_WARM_UP', '0', 'no'],
   ['PASSEPARTOUT_WARM_UP', '1', '2'],
 ]
@@ -37,6 +43,8 @@ describe('readToolchainSettings', () => {
     const settings = readToolchainSettings({[name]: refused})
     expect(settings.problems.map((problem) => [problem.file, problem.ruleId])).toEqual([[name, 'config/invalid']])
     expect(settings.problems[0]!.reason).toContain(`'${refused}'`)
+    // Printed on a terminal: the reference's Markdown (`1`) is not shown as such.
+    expect(settings.problems[0]!.reason).not.toContain('`')
     expect([settings.checkerIdleMs, settings.warmUp]).toEqual([undefined, true])
   })
 

@@ -24,14 +24,19 @@ export interface ToolchainSettingRow {
   expects?: {words: string; holds: (value: string) => boolean}
 }
 
-const positiveWhole = (value: string) => Number.isSafeInteger(Number(value)) && Number(value) > 0
+/** The longest a timer waits: Node fires a longer one at once (TimeoutOverflowWarning), so that a checker told to
+ * wait longer would end after each save. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1
+
+/** VALUE in digits (not `1e3`, `0x10` or ` 7`, which Number also reads), from 1 to the longest a timer waits. */
+const positiveWholeMs = (value: string) => /^[1-9][0-9]*$/.test(value) && Number(value) <= LONGEST_TIMER_MS
 
 /** Every variable the toolchain reads as a setting, in the order the reference lists them. */
 export const TOOLCHAIN_SETTINGS: readonly ToolchainSettingRow[] = [
   {
     name: 'PASSEPARTOUT_WARM_UP',
     source: 'the environment',
-    unset: '`1`',
+    unset: '1',
     sets: '`0` leaves out the warm-up of the type checker in `watch`: the first save builds the program',
     expects: {words: '0 or 1', holds: (value) => value === '0' || value === '1'},
   },
@@ -41,8 +46,8 @@ export const TOOLCHAIN_SETTINGS: readonly ToolchainSettingRow[] = [
     unset: '600000',
     sets:
       'how long the warm type checker of `run` and `watch` stays with no save to re-check before its process ends ' +
-      '(a positive whole number of milliseconds); the next save starts it again',
-    expects: {words: 'a positive whole number of milliseconds', holds: positiveWhole},
+      `(a whole number of milliseconds from 1 to ${LONGEST_TIMER_MS}); the next save starts it again`,
+    expects: {words: `a whole number of milliseconds from 1 to ${LONGEST_TIMER_MS}`, holds: positiveWholeMs},
   },
   {
     name: 'PASSEPARTOUT_HOME',

@@ -113,6 +113,11 @@ export const OPTIONS = {
     type: 'string',
     value: 'NAME',
     help: 'chat: take up the session NAME, or with a bare --resume the last one you sent a message in',
+    // With --session too, one of the two would be taken up and the other dropped without a word.
+    check: (_, values) =>
+      values.session === undefined
+        ? undefined
+        : '--resume and --session each name the session to talk in: give one of them',
   },
   page: {
     type: 'string',
