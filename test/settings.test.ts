@@ -51,7 +51,7 @@ describe('readToolchainSettings', () => {
   it('reads what each value sets, an empty one as unset', () => {
     const env = {PASSEPARTOUT_CHECKER_IDLE_MS: '2500', PASSEPARTOUT_WARM_UP: '0', PASSEPARTOUT_BUILD: 'b1'}
     expect(readToolchainSettings(env)).toMatchObject({checkerIdleMs: 2500, warmUp: false, build: 'b1', problems: []})
-    expect(readToolchainSettings({PASSEPARTOUT_WARM_UP: ''})).toMatchObject({warmUp: true, problems: []})
+    expect(readToolchainSettings({PASSEPARTOUT_WARM_UP: ''})).toMatchObject({warmUp: true, problems: [], set: []})
   })
 
   it('names for the doctor the variables a person set, not those passepartout sets for its processes', () => {

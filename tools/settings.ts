@@ -91,7 +91,7 @@ export function readToolchainSettings(env: NodeJS.ProcessEnv = process.env): Too
     build: setting('PASSEPARTOUT_BUILD'),
     warmUp: setting('PASSEPARTOUT_WARM_UP') !== '0',
     checkerIdleMs: idle === undefined ? undefined : Number(idle),
-    set: TOOLCHAIN_SETTINGS.filter((row) => row.source === 'the environment' && env[row.name] !== undefined).map(
+    set: TOOLCHAIN_SETTINGS.filter((row) => row.source === 'the environment' && (env[row.name] ?? '') !== '').map(
       (row) => row.name,
     ),
     problems,
