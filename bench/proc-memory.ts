@@ -22,7 +22,8 @@ export interface ProcessMemory {
 /** What the benches' figures of a tree are, said once before them, in one line. */
 export const MEMORY_LEGEND =
   'memory of a tree: resident = the sum of each process\'s VmRSS (Node\'s binary counted once a process); ' +
-  'proportional = the sum of Pss (a page shared by N processes counts 1/N: Node\'s binary once); ' +
+  'proportional = the sum of Pss (a page shared by N processes counts 1/N: Node\'s binary once, less while ' +
+  'other Node processes of the machine share it); ' +
   'own = private pages; the goal, beside both, is the issue\'s, of the resident sum'
 
 /** PID and its descendants, PID first, each with its memory; none of a process that ended (or is a zombie). */
