@@ -12,7 +12,7 @@
  * - the resident memory (VmRSS) of each process of `passepartout run`'s tree once it has booted and says how to
  *   talk to it, and once the spare skill host had its chance to start, with their sum; beside it, what is each
  *   process's own (its private pages: a sum of resident figures counts the pages processes share, Node's own code
- *   above all, once a process; Pss, which shares them out, would depend on every other Node process of the machine);
+ *   above all, once a process), and the tree's proportional share (Pss, which shares them out: proc-memory.ts);
  * - the same of a watching core on a copy of this installation, run by its own command: a core on this repository.
  *
  * Figures only; asserts nothing (the machine is shared).
@@ -21,6 +21,7 @@ import {spawn, spawnSync} from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import {MEMORY_LEGEND, memoryOfTree, sumOf} from './proc-memory.ts'
 import {shippedProject} from './shipped-project.ts'
 
 const repo = process.env.PASSEPARTOUT_HOME ?? path.resolve(import.meta.dirname, '..')
@@ -31,8 +32,9 @@ const SPARE_MS = 5000
 
 export async function main(): Promise<number> {
   console.log(
-    `boot benchmark: node ${process.version}; ${os.cpus().length} CPUs; medians of ${ROUNDS} interleaved rounds\n`,
+    `boot benchmark: node ${process.version}; ${os.cpus().length} CPUs; medians of ${ROUNDS} interleaved rounds`,
   )
+  console.log(`${MEMORY_LEGEND}\n`)
   const root = shippedProject(repo, 'pp-boot-bench-')
   // The project's copies of the shipped skills and nothing else, as these figures always measured.
   const env = {...process.env, PASSEPARTOUT_BACKENDS: 'offline', SHIPPED_SKILLS: ''}
@@ -146,7 +148,7 @@ async function runTree(
   try {
     await until(() => out.includes('talk to it'), 600_000, `passepartout run to say how to talk to it: ${out}`)
     const booted = Date.now()
-    const hosts = () => tree(run.pid!).filter((process) => roleOf(process.command) === 'skill host')
+    const hosts = () => memoryOfTree(run.pid!).filter((process) => roleOf(process.command) === 'skill host')
     while (hosts().length < 2 && Date.now() - booted < SPARE_MS) await new Promise((resolve) => setTimeout(resolve, 50))
     // A host that has started grows as it loads its runtime and locks down: read once it has stopped growing.
     const spare = hosts().length >= 2
@@ -159,7 +161,7 @@ async function runTree(
           .join())
     )
       await new Promise((resolve) => setTimeout(resolve, 300))
-    const processes = tree(run.pid!)
+    const processes = memoryOfTree(run.pid!)
     console.log(
       `passepartout ${args.join(' ')} ${what}, ${spare ? 'its spare host started' : `no spare host within ${SPARE_MS} ms of the boot`}:`,
     )
@@ -167,9 +169,9 @@ async function runTree(
       console.log(
         `  ${roleOf(process.command).padEnd(22)} ${mb(process.rssKb)} MB   own ${mb(process.ownKb)} MB   (pid ${process.pid})`,
       )
-    const total = (key: 'rssKb' | 'ownKb') => processes.reduce((sum, process) => sum + process[key], 0)
+    const total = (key: 'rssKb' | 'pssKb' | 'ownKb') => mb(sumOf(processes, key))
     console.log(
-      `  ${'the whole tree'.padEnd(22)} ${mb(total('rssKb'))} MB   own ${mb(total('ownKb'))} MB   (goal: under ${goal} MB resident)`,
+      `  ${'the whole tree'.padEnd(22)} ${total('rssKb')} MB   own ${total('ownKb')} MB   proportional ${total('pssKb')} MB   (goal: under ${goal} MB)`,
     )
   } finally {
     run.kill('SIGTERM')
@@ -180,14 +182,11 @@ async function runTree(
 interface TreeProcess {
   pid: number
   command: string
-  rssKb: number
-  /** What of it is its own: its private pages, clean and dirty. */
-  ownKb: number
-  /** The CPU time it took, in ms, with that of its children it waited for. */
+  /** The CPU time it took, in ms, with that of its children it waited for (the process that prepared a start). */
   cpuMs: number
 }
 
-/** PID and its descendants, each with its command line and memory (/proc: Linux only). */
+/** PID and its descendants, each with its command line and CPU time (/proc: Linux only). */
 function tree(pid: number): TreeProcess[] {
   const read = (file: string) => {
     try {
@@ -196,16 +195,12 @@ function tree(pid: number): TreeProcess[] {
       return ''
     }
   }
-  const rssKb = Number(/^VmRSS:\s+(\d+)/m.exec(read(`/proc/${pid}/status`))?.[1] ?? 0)
-  const rollup = read(`/proc/${pid}/smaps_rollup`)
-  const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(rollup)?.[1] ?? 0)
-  const ownKb = field('Private_Clean') + field('Private_Dirty')
   const command = read(`/proc/${pid}/cmdline`).split('\0').join(' ')
   // utime, stime, cutime and cstime: the 14th to 17th fields, counted after the command's name, in ticks of 1/100 s.
   const times = read(`/proc/${pid}/stat`).split(') ')[1]?.split(' ').slice(11, 15) ?? []
   const cpuMs = times.reduce((sum, ticks) => sum + Number(ticks) * 10, 0)
   const tasks = read(`/proc/${pid}/task/${pid}/children`).split(' ').filter(Boolean).map(Number)
-  return [{pid, command, rssKb, ownKb, cpuMs}, ...tasks.flatMap((child) => tree(child))]
+  return [{pid, command, cpuMs}, ...tasks.flatMap((child) => tree(child))]
 }
 
 /** What a process of the tree is, by its command line. */

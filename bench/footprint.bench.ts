@@ -1,10 +1,10 @@
 /**
  * `make bench`: what `passepartout run` holds in memory. A real `passepartout run` on a project with the shipped
  * skills, its openai backend asking a real HTTP server on 127.0.0.1 that plays the model (a `grep` tool call, then an
- * answer), watching and with --no-watch. For each, the resident memory of the whole process tree (the sum of VmRSS
- * over the command, the core and their children: the skill host, the type checker), each process beside it, and of each
- * its own pages (private: Node's binary, which the processes share, counts in each one's resident memory, not in
- * its own):
+ * answer), watching and with --no-watch. For each, the memory of the whole process tree (the command, the core and
+ * their children: the skill host, the type checker) as proc-memory.ts reads it: the sum of residents (VmRSS: Node's
+ * binary, which the processes share, counted in each), the sum of proportional shares (Pss: the binary counted once)
+ * and the own pages; each process beside it, resident and own:
  *
  * - at rest, once booted;
  * - after TURNS tool turns through the socket, one after another (each a new session, as `passepartout send` asks);
@@ -23,6 +23,7 @@ import path from 'node:path'
 import {spawn, type ChildProcess} from 'node:child_process'
 import {CoreClient} from '../generated/core/client.ts'
 import {type ModelAnswer, modelServer} from '../generated/core/fixtures.ts'
+import {MEMORY_LEGEND, memoryOfTree, type ProcessMemory, sumOf} from './proc-memory.ts'
 import {shippedProject} from './shipped-project.ts'
 
 const repo = process.env.PASSEPARTOUT_HOME ?? path.resolve(import.meta.dirname, '..')
@@ -51,7 +52,8 @@ function play(body: Body): ModelAnswer {
 
 export async function main(args: string[]): Promise<number> {
   const turns = args[0] === '--turns' ? Number(args[1]) : TURNS
-  console.log(`footprint benchmark: node ${process.version}; ${os.cpus().length} CPUs; load ${os.loadavg()[0]!.toFixed(2)}\n`)
+  console.log(`footprint benchmark: node ${process.version}; ${os.cpus().length} CPUs; load ${os.loadavg()[0]!.toFixed(2)}`)
+  console.log(`${MEMORY_LEGEND}\n`)
   const server = await modelServer([play])
   try {
     for (const watching of [true, false]) await benchRun(server.baseURL, watching, turns)
@@ -129,7 +131,7 @@ async function benchSaves(root: string, pid: number, output: ReturnType<typeof w
     return performance.now() - started
   }
   const first = await save()
-  say('with the checker started (as it stands)', tree(pid), '')
+  say('with the checker started (as it stands)', memoryOfTree(pid), '')
   const warm: number[] = []
   for (let n = 0; n < SAVES; n++) warm.push(await save())
   const gone = await checkerGone(pid, CHECKER_IDLE_MS * 10)
@@ -143,81 +145,39 @@ async function benchSaves(root: string, pid: number, output: ReturnType<typeof w
 async function checkerGone(pid: number, deadlineMs: number): Promise<boolean> {
   const until = Date.now() + deadlineMs
   while (Date.now() < until) {
-    if (!tree(pid).some((each) => each.command.includes('warm-'))) return true
+    if (!memoryOfTree(pid).some((each) => each.command.includes('warm-'))) return true
     await sleep(200)
   }
   return false
-}
-
-interface Resident {
-  pid: number
-  command: string
-  kB: number
-  /** Of it, the process's own pages (/proc/PID/smaps_rollup's Private_*): not Node's binary, which the others share. */
-  ownKb: number
-}
-
-/** The processes of PID's tree, each with its resident memory (VmRSS) and its own part of it, from /proc. */
-function tree(pid: number): Resident[] {
-  const all = fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).flatMap((entry) => {
-    try {
-      const status = fs.readFileSync(`/proc/${entry}/status`, 'utf8')
-      const field = (name: string) => new RegExp(`^${name}:\\s*(\\d+)`, 'm').exec(status)?.[1]
-      const command = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ')
-      // A process that ended and is not reaped yet (a zombie) holds no memory: it has no VmRSS.
-      const rss = field('VmRSS')
-      return rss === undefined ? [] : [{pid: Number(entry), parent: Number(field('PPid')), kB: Number(rss), command}]
-    } catch {
-      return []
-    }
-  })
-  const members = new Set([pid])
-  for (let grown = true; grown; ) {
-    grown = false
-    for (const each of all) if (!members.has(each.pid) && members.has(each.parent)) grown = members.add(each.pid).size > 0
-  }
-  return all.filter((each) => members.has(each.pid)).map((each) => ({...each, ownKb: ownOf(each.pid)}))
-}
-
-/** The private pages of the process PID (kB): clean and dirty, from /proc/PID/smaps_rollup; none once it ended. */
-function ownOf(pid: number): number {
-  let rollup: string
-  try {
-    rollup = fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8')
-  } catch {
-    return 0
-  }
-  const field = (name: string) => Number(new RegExp(`^${name}:\\s*(\\d+)`, 'm').exec(rollup)?.[1] ?? 0)
-  return field('Private_Clean') + field('Private_Dirty')
 }
 
 /**
  * The tree of PID at rest: its lowest reading (one a second) over REST_MS, long enough for the core to collect its
  * garbage once its socket is quiet (server.org, 10 s) and for the pages freed to go back to the system.
  */
-async function settled(pid: number): Promise<Resident[]> {
-  let lowest = tree(pid)
+async function settled(pid: number): Promise<ProcessMemory[]> {
+  let lowest = memoryOfTree(pid)
   for (let waited = 0; waited < REST_MS; waited += 1000) {
     await sleep(1000)
-    const now = tree(pid)
+    const now = memoryOfTree(pid)
     if (total(now) < total(lowest)) lowest = now
   }
   return lowest
 }
 
-const total = (processes: readonly Resident[]) => processes.reduce((sum, each) => sum + each.kB, 0)
-const totalOwn = (processes: readonly Resident[]) => processes.reduce((sum, each) => sum + each.ownKb, 0)
+const total = (processes: readonly ProcessMemory[]) => sumOf(processes, 'rssKb')
 const mb = (kB: number) => (kB / 1024).toFixed(0)
 
 /** What compares a reading with REST: its growth, against the goal of FLAT. */
-function within(rest: readonly Resident[]): (now: readonly Resident[]) => string {
+function within(rest: readonly ProcessMemory[]): (now: readonly ProcessMemory[]) => string {
   return (now) => `(${(((total(now) - total(rest)) / total(rest)) * 100).toFixed(1)}% from at rest; goal: within ${FLAT * 100}%)`
 }
 
-function say(what: string, processes: readonly Resident[], goal: string | ((now: readonly Resident[]) => string)): void {
+function say(what: string, processes: readonly ProcessMemory[], goal: string | ((now: readonly ProcessMemory[]) => string)): void {
   const beside = typeof goal === 'string' ? goal : goal(processes)
-  const each = processes.map((one) => `${shortName(one.command)} ${mb(one.kB)} (own ${mb(one.ownKb)})`).join(', ')
-  console.log(`  ${what.padEnd(40)} ${mb(total(processes)).padStart(4)} MB (own ${mb(totalOwn(processes))})  ${beside}`)
+  const each = processes.map((one) => `${shortName(one.command)} ${mb(one.rssKb)} (own ${mb(one.ownKb)})`).join(', ')
+  const [resident, share, own] = (['rssKb', 'pssKb', 'ownKb'] as const).map((key) => mb(sumOf(processes, key)))
+  console.log(`  ${what.padEnd(40)} ${resident!.padStart(4)} MB resident, ${share} proportional, ${own} own  ${beside}`)
   console.log(`  ${''.padEnd(40)} ${each}`)
 }
 

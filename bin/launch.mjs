@@ -9,29 +9,6 @@ import path from 'node:path'
 import {fileURLToPath, pathToFileURL} from 'node:url'
 import {ensureBundle, hasSources, root, stopEsbuild} from './bundle.mjs'
 
-/**
- * A stop asked before a service's code has taken the signals: nothing was started, nothing needs saving. Once
- * its code listens too, the stop is that code's to carry out (whichever copy of this module it released).
- */
-const stopBeforeStart = (signal) => {
-  if (process.listenerCount(signal) === 1) process.exit(0)
-}
-
-/**
- * `passepartout run` is a service: SIGINT or SIGTERM stop it with exit status 0 from its first moment, also
- * before its code is loaded (a service manager may stop it at once). Held from here until the code takes
- * them over with `releaseEarlyStops`.
- */
-export function holdEarlyStops() {
-  process.on('SIGINT', stopBeforeStart)
-  process.on('SIGTERM', stopBeforeStart)
-}
-
-export function releaseEarlyStops() {
-  process.off('SIGINT', stopBeforeStart)
-  process.off('SIGTERM', stopBeforeStart)
-}
-
 /** The clients' entry (org/core/commands.org): what a command a client of the running core runs loads, alone. */
 const CLIENTS = 'generated/core/clients.ts'
 /** What the clients' entry returns for a command that needs the whole core (its OWN_CORE). */

@@ -5,14 +5,11 @@
  * the table writes it (`commandLine`); the core parses it with the same table. The core is TypeScript tangled
  * from Org, so it is bundled on first use, like the CLI; the package npm installs holds it bundled already.
  *
- * The server (`run`) keeps the core in a process of its own, watched from this one: when the core exits
- * asking to be started again (RESTART_EXIT_CODE: one of its own documents changed and checks), the core is
- * tangled and started again, on the new code, while this process, the one a terminal or a service manager
- * knows, stays.
+ * The server (`run`) keeps the core in a process of its own, watched by a supervisor that holds nothing else
+ * (bin/supervisor.mjs): when the core exits asking to be started again (RESTART_EXIT_CODE: one of its own documents
+ * changed and checks), the core is tangled and started again, on the new code, while the supervisor, the process a
+ * terminal or a service manager knows, stays. This module prepares each start, in a process that then exits.
  */
-import {type ChildProcess, spawn, type StdioOptions} from 'node:child_process'
-import {once} from 'node:events'
-import os from 'node:os'
 import path from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {RESTART_EXIT_CODE} from '../core-process.ts'
@@ -39,75 +36,49 @@ export async function runCore(invocation: CommandInvocation, context: CommandCon
     const {launchEntry} = (await import(pathToFileURL(path.join(home, 'bin', 'launch.mjs')).href)) as {
       launchEntry: Launch
     }
-    return launchEntry('generated/core/commands.ts', commandLine(handed))
+    return launchEntry(CORE_ENTRY, commandLine(handed))
   }
-  return supervise(home, handed, context)
+  return prepareServer(home, handed, context)
 }
 
 /**
- * Run the core in a child process until it exits other than to be started again. A SIGINT or SIGTERM this
- * process gets goes to the core, which stops once it has saved its memory; one that comes while no core runs
- * (between a restart's exit and the next start) ends the loop. A core that dies of the very signal passed on
- * to it (it was still starting) stopped as asked; one that ended otherwise (killed, or an unusual status) is
- * said to have, on stderr: the terminal must not just return to its prompt. A core started again listens on
- * the TCP port the first one took, said over the channel: `--tcp=0` means a free port once, not a new one at
- * each restart.
+ * The server's start, prepared in this process for the supervisor (bin/supervisor.mjs), which runs nothing of the
+ * toolchain: the core tangled and its bundle built here, in a process that exits, so that neither the supervisor nor
+ * the core holds the tangle's modules or esbuild's; then the core's command said to the supervisor over the channel
+ * (with the port a first start took, which the supervisor gives as PREPARING), and the channel closed. Reached
+ * without the supervisor (`passepartout --no-frames run`: bin/passepartout knows a `run` by its first word), this
+ * process supervises, with the same module.
  */
-async function supervise(home: string, invocation: CommandInvocation, context: CommandContext): Promise<number> {
-  // The same module bin/passepartout loaded (one URL, one instance): it holds the stops asked until now.
-  const {releaseEarlyStops} = (await import(pathToFileURL(path.join(home, 'bin', 'launch.mjs')).href)) as {
-    releaseEarlyStops: () => void
+async function prepareServer(home: string, invocation: CommandInvocation, context: CommandContext): Promise<number> {
+  const {PREPARING, supervise} = (await import(pathToFileURL(path.join(home, 'bin', 'supervisor.mjs')).href)) as {
+    PREPARING: string
+    supervise: (program: string, args: string[]) => Promise<number>
   }
-  let child: ChildProcess | undefined
-  let asked: NodeJS.Signals | undefined
-  const forward = (signal: NodeJS.Signals) => {
-    asked ??= signal
-    child?.kill(signal)
+  const port = process.env[PREPARING]
+  if (port === undefined) return supervise(path.join(home, 'bin', 'passepartout'), commandLine(invocation))
+  if (!(await tangleCore(home, context))) return 1
+  const {ensureBundle, stopEsbuild} = (await import(pathToFileURL(path.join(home, 'bin', 'bundle.mjs')).href)) as {
+    ensureBundle: (entry: string) => Promise<unknown>
+    stopEsbuild: () => Promise<void>
   }
-  // A terminal that goes away must not stop the core (it is a service then): the hang-up is not passed on.
-  const onHangUp = () => {}
-  process.on('SIGINT', forward)
-  process.on('SIGTERM', forward)
-  process.on('SIGHUP', onHangUp)
-  releaseEarlyStops()
-  // What the next start is given: the port a first start took, once it says which.
-  let next = invocation
-  try {
-    for (;;) {
-      if (!(await tangleCore(home, context))) return 1
-      if (asked) return 0
-      // The channel is how the core knows this process is there: it stops when the channel closes.
-      const stdio: StdioOptions = ['inherit', 'inherit', 'inherit', 'ipc']
-      const entry = [path.join(home, 'bin', 'launch.mjs'), 'generated/core/commands.ts']
-      child = spawn(process.execPath, [...LINKS, ...YOUNG_GENERATION, ...entry, ...commandLine(next)], {
-        cwd: context.cwd,
-        stdio,
-        env: {...MALLOC_ARENAS, ...process.env},
-      })
-      child.on('message', (message) => {
-        const port = listeningPort(message)
-        if (port !== undefined) next = {...next, values: {...next.values, tcp: String(port)}}
-      })
-      const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null]
-      child = undefined
-      if (signal && signal === asked) return 0
-      if (code === RESTART_EXIT_CODE) {
-        if (asked) return 0
-        process.stdout.write('passepartout: starting the core again on its new code\n')
-        continue
-      }
-      // Status 1 is a core that said why itself (another core holds the project, a mandatory skill is not ready).
-      const unusual = code !== 0 && code !== 1 ? `the core ended with status ${code}` : ''
-      const ended = signal ? `the core was killed by ${signal}` : unusual
-      if (ended) process.stderr.write(`passepartout: ${paletteFor(process.stderr).error(ended)}\n`)
-      return code ?? 128 + (signal ? (os.constants.signals[signal] ?? 0) : 0)
-    }
-  } finally {
-    process.off('SIGINT', forward)
-    process.off('SIGTERM', forward)
-    process.off('SIGHUP', onHangUp)
+  await ensureBundle(path.join(home, CORE_ENTRY))
+  await stopEsbuild()
+  const handed = port ? {...invocation, values: {...invocation.values, tcp: port}} : invocation
+  const [open, close] = paletteFor(process.stderr).error('\0').split('\0')
+  const start = {
+    type: 'core',
+    argv: [...LINKS, ...YOUNG_GENERATION, path.join(home, 'bin', 'launch.mjs'), CORE_ENTRY, ...commandLine(handed)],
+    env: MALLOC_ARENAS,
+    restart: RESTART_EXIT_CODE,
+    error: [open, close],
   }
+  await new Promise((resolve) => process.send!(start, resolve))
+  process.disconnect()
+  return 0
 }
+
+/** The core's commands module, which the core's process runs. */
+const CORE_ENTRY = 'generated/core/commands.ts'
 
 /** The core finds its packages as this process does: from node_modules as written, when bin/passepartout says so. */
 const LINKS = process.execArgv.includes('--preserve-symlinks') ? ['--preserve-symlinks'] : []
@@ -132,12 +103,6 @@ const YOUNG_GENERATION = ['--max-semi-space-size=4']
  * runs each, interleaved). A MALLOC_ARENA_MAX of the caller's own is kept.
  */
 const MALLOC_ARENAS = {MALLOC_ARENA_MAX: '2'}
-
-/** The TCP port a core says it listens on (`{type: 'listening', tcpPort}` over the channel), if MESSAGE says one. */
-function listeningPort(message: unknown): number | undefined {
-  const {type, tcpPort} = (message ?? {}) as {type?: unknown; tcpPort?: unknown}
-  return type === 'listening' && Number.isInteger(tcpPort) ? (tcpPort as number) : undefined
-}
 
 /**
  * Tangle the installation's core before the check or the tests of PROJECT, as before a core runs: the project's
