@@ -53,26 +53,29 @@ export async function main(args: string[]): Promise<number> {
   const started = performance.now()
   const modules = MODULES.filter((module) => args.length === 0 || args.some((part) => module.source.includes(part)))
   const written = readSurvivorsFile()
-  // A reporter that says nothing: the score is what this prints. One worker: the machine is shared.
-  const quiet = {watch: false, reporters: [{}], config: false as const, root: repo, maxWorkers: 1, testTimeout: 30_000}
-  const vitest = await createVitest('test', {...quiet, env: {SHIPPED_SKILLS: ''}}, {})
+  const runner = await TestRunner.start()
   const survivors: Mutant[] = []
   let total = 0
   try {
     for (const module of modules) {
       const mutants = mutantsOf(module.source)
-      if (!(await passes(vitest, module.tests))) {
+      const unmutated = performance.now()
+      if ((await runner.run(module.tests, UNMUTATED_DEADLINE_MS)) !== 'passed') {
         console.log(`  ${module.source}: its tests fail unmutated, skipped`)
         continue
       }
+      const deadline = Math.max(HANG_FLOOR_MS, HANG_FACTOR * (performance.now() - unmutated))
+      let hung = 0
       for (const mutant of mutants) {
         total++
-        if (!(await killed(vitest, mutant, module.tests))) survivors.push(mutant)
+        const outcome = await killed(runner, mutant, module.tests, deadline)
+        if (outcome === 'passed') survivors.push(mutant)
+        if (outcome === 'hung') hung++
       }
-      console.log(`  ${module.source}: ${mutants.length} mutants`)
+      console.log(`  ${module.source}: ${mutants.length} mutants${hung > 0 ? `, ${hung} killed by a hang` : ''}`)
     }
   } finally {
-    await vitest.close()
+    await runner.close()
   }
   // Only the modules mutated this time say which survivors written down no longer survive.
   const mutated = [...written].filter(([id]) => modules.some((module) => id.startsWith(`${module.source}: `)))
@@ -113,6 +116,75 @@ function insideString(before: string): boolean {
   return [`'`, `"`, '`'].some((quote) => before.split(quote).length % 2 === 0)
 }
 
+/** How long the unmutated tests of a module may take (they boot cores on a loaded machine). */
+const UNMUTATED_DEADLINE_MS = 600_000
+/**
+ * A mutant's tests may run HANG_FACTOR times as long as the unmutated ones did, HANG_FLOOR_MS at least: past it the
+ * mutant hangs them (a loop that no longer ends: `while (n >= 0)` where it was `> 0`), and counts as killed, as a
+ * test run that never ends is one a person sees fail. A loop that holds its thread is deaf to vitest's test timeout:
+ * its worker is killed, and the runner started again.
+ */
+const HANG_FACTOR = 5
+const HANG_FLOOR_MS = 60_000
+
+type Outcome = 'passed' | 'failed' | 'hung'
+
+/** vitest's node API with one worker (the machine is shared), and a deadline on each run. */
+class TestRunner {
+  private constructor(private vitest: Awaited<ReturnType<typeof createVitest>>) {}
+
+  static async start(): Promise<TestRunner> {
+    return new TestRunner(await TestRunner.vitest())
+  }
+
+  /** A reporter that says nothing: the score is what this prints. */
+  private static vitest() {
+    const quiet = {
+      watch: false,
+      reporters: [{}],
+      config: false as const,
+      root: repo,
+      maxWorkers: 1,
+      testTimeout: 30_000,
+    }
+    return createVitest('test', {...quiet, env: {SHIPPED_SKILLS: ''}}, {})
+  }
+
+  /** Whether TESTS pass, fail, or are still running after DEADLINE ms (then stopped, with what they started). */
+  async run(tests: readonly string[], deadlineMs: number): Promise<Outcome> {
+    let timer: NodeJS.Timeout | undefined
+    const hung = new Promise<'hung'>((resolve) => (timer = setTimeout(() => resolve('hung'), deadlineMs)))
+    const ran = passes(this.vitest, tests).then((ok): Outcome => (ok ? 'passed' : 'failed'))
+    const outcome = await Promise.race([ran, hung])
+    clearTimeout(timer)
+    if (outcome === 'hung') await this.restart(ran)
+    return outcome
+  }
+
+  /** FILE read again at the next run: vitest keeps what it transformed. */
+  invalidate(file: string): void {
+    this.vitest.invalidateFile(file)
+  }
+
+  async close(): Promise<void> {
+    await this.vitest.close()
+  }
+
+  /** The workers killed with every process they started, the hung run let go, and a new vitest. */
+  private async restart(ran: Promise<Outcome>): Promise<void> {
+    for (const pid of descendantsOf(process.pid)) {
+      try {
+        process.kill(pid, 'SIGKILL')
+      } catch {
+        // Ended meanwhile.
+      }
+    }
+    await Promise.race([ran.catch(() => 'failed'), sleep(10_000)])
+    await Promise.race([this.vitest.close().catch(() => undefined), sleep(10_000)])
+    this.vitest = await TestRunner.vitest()
+  }
+}
+
 async function passes(vitest: Awaited<ReturnType<typeof createVitest>>, tests: readonly string[]): Promise<boolean> {
   const files = tests.map((test) => path.join(repo, test))
   const result = await vitest.runTestFiles(files)
@@ -121,12 +193,35 @@ async function passes(vitest: Awaited<ReturnType<typeof createVitest>>, tests: r
   return result.unhandledErrors.length === 0 && ran.length === files.length && ran.every((module) => module.ok())
 }
 
+/** Every process descended from PID, from /proc (Linux): its children, theirs, and so on. */
+function descendantsOf(pid: number): number[] {
+  const parents = new Map<number, number>()
+  for (const entry of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8')
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]))
+    } catch {
+      // Ended since the folder was read.
+    }
+  }
+  const found = new Set([pid])
+  for (let grown = true; grown;) {
+    grown = false
+    for (const [child, parent] of parents) if (!found.has(child) && found.has(parent)) grown = found.add(child).size > 0
+  }
+  found.delete(pid)
+  return [...found]
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
 /** Runs the module's tests against the mutant, then puts the module back whatever happened, Ctrl-C included. */
 async function killed(
-  vitest: Awaited<ReturnType<typeof createVitest>>,
+  runner: TestRunner,
   mutant: Mutant,
   tests: readonly string[],
-): Promise<boolean> {
+  deadlineMs: number,
+): Promise<Outcome> {
   const file = path.join(repo, mutant.source)
   const original = fs.readFileSync(file, 'utf8')
   const interrupted = () => {
@@ -135,12 +230,12 @@ async function killed(
   }
   process.once('SIGINT', interrupted)
   fs.writeFileSync(file, mutant.mutated)
-  vitest.invalidateFile(file)
+  runner.invalidate(file)
   try {
-    return !(await passes(vitest, tests))
+    return await runner.run(tests, deadlineMs)
   } finally {
     fs.writeFileSync(file, original)
-    vitest.invalidateFile(file)
+    runner.invalidate(file)
     process.off('SIGINT', interrupted)
   }
 }
