@@ -21,6 +21,7 @@ import {spawn, spawnSync} from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import {cpuOfTree} from './proc-cpu.ts'
 import {MEMORY_LEGEND, memoryOfTree, sumOf} from './proc-memory.ts'
 import {shippedProject} from './shipped-project.ts'
 
@@ -94,11 +95,18 @@ async function bootCpu(root: string, env: NodeJS.ProcessEnv): Promise<{wall: num
   run.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()))
   run.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()))
   try {
-    await until(() => out.includes('talk to it'), 120_000, `passepartout run --no-watch to say how to talk to it: ${out}`)
+    await until(
+      () => out.includes('talk to it'),
+      120_000,
+      `passepartout run --no-watch to say how to talk to it: ${out}`,
+    )
     const wall = performance.now() - started
-    const processes = tree(run.pid!)
-    const core = processes.find((process) => roleOf(process.command) === 'core')
-    return {wall, core: core?.cpuMs ?? 0, tree: processes.reduce((sum, process) => sum + process.cpuMs, 0)}
+    const core = memoryOfTree(run.pid!).find((process) => roleOf(process.command) === 'core')
+    return {
+      wall,
+      core: core ? cpuOfTree(core.pid, {alone: true, reaped: true}) : 0,
+      tree: cpuOfTree(run.pid!, {reaped: true}),
+    }
   } finally {
     run.kill('SIGTERM')
     await until(() => run.exitCode !== null || run.signalCode !== null, 30_000, 'passepartout run to stop on SIGTERM')
@@ -177,30 +185,6 @@ async function runTree(
     run.kill('SIGTERM')
     await until(() => run.exitCode !== null || run.signalCode !== null, 30_000, 'passepartout run to stop on SIGTERM')
   }
-}
-
-interface TreeProcess {
-  pid: number
-  command: string
-  /** The CPU time it took, in ms, with that of its children it waited for (the process that prepared a start). */
-  cpuMs: number
-}
-
-/** PID and its descendants, each with its command line and CPU time (/proc: Linux only). */
-function tree(pid: number): TreeProcess[] {
-  const read = (file: string) => {
-    try {
-      return fs.readFileSync(file, 'utf8')
-    } catch {
-      return ''
-    }
-  }
-  const command = read(`/proc/${pid}/cmdline`).split('\0').join(' ')
-  // utime, stime, cutime and cstime: the 14th to 17th fields, counted after the command's name, in ticks of 1/100 s.
-  const times = read(`/proc/${pid}/stat`).split(') ')[1]?.split(' ').slice(11, 15) ?? []
-  const cpuMs = times.reduce((sum, ticks) => sum + Number(ticks) * 10, 0)
-  const tasks = read(`/proc/${pid}/task/${pid}/children`).split(' ').filter(Boolean).map(Number)
-  return [{pid, command, cpuMs}, ...tasks.flatMap((child) => tree(child))]
 }
 
 /** What a process of the tree is, by its command line. */

@@ -15,6 +15,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import {createVitest} from 'vitest/node'
+import {descendantsOf} from './proc-cpu.ts'
 
 const repo = process.env.PASSEPARTOUT_HOME ?? path.resolve(import.meta.dirname, '..')
 const SURVIVORS_FILE = 'bench/mutation-survivors.md'
@@ -191,26 +192,6 @@ async function passes(vitest: Awaited<ReturnType<typeof createVitest>>, tests: r
   // The result holds every file this vitest ran so far, each as it last ran: only this run's files say anything.
   const ran = result.testModules.filter((module) => files.includes(module.moduleId))
   return result.unhandledErrors.length === 0 && ran.length === files.length && ran.every((module) => module.ok())
-}
-
-/** Every process descended from PID, from /proc (Linux): its children, theirs, and so on. */
-function descendantsOf(pid: number): number[] {
-  const parents = new Map<number, number>()
-  for (const entry of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8')
-      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]))
-    } catch {
-      // Ended since the folder was read.
-    }
-  }
-  const found = new Set([pid])
-  for (let grown = true; grown;) {
-    grown = false
-    for (const [child, parent] of parents) if (!found.has(child) && found.has(parent)) grown = found.add(child).size > 0
-  }
-  found.delete(pid)
-  return [...found]
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))

@@ -10,23 +10,51 @@ const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], {encoding: 'utf8'})
 
 /**
  * The CPU (user and system, ms) PID and its descendants have taken so far, from /proc; with `self: false` its
- * descendants' alone; a descendant EXCLUDED (a model server the bench started) is left out with its own.
+ * descendants' alone, with `alone` PID's alone; a descendant EXCLUDED (a model server the bench started) is left out
+ * with its own; with
+ * `reaped`, each counts too what its children took that it waited for (a process that ended, such as the one that
+ * prepared a core's start).
  */
-export function cpuOfTree(pid: number, {self = true, excluded}: {self?: boolean; excluded?: number} = {}): number {
+export function cpuOfTree(
+  pid: number,
+  {
+    self = true,
+    alone = false,
+    excluded,
+    reaped = false,
+  }: {self?: boolean; alone?: boolean; excluded?: number; reaped?: boolean} = {},
+): number {
   const stats = processes()
+  const tree = alone ? new Set([pid]) : treeOf(pid, stats, excluded)
+  if (!self) tree.delete(pid)
+  const ticks = stats
+    .filter((stat) => tree.has(stat.pid))
+    .reduce((sum, stat) => sum + stat.ticks + (reaped ? stat.reapedTicks : 0), 0)
+  return (ticks * 1000) / CLOCK_TICKS
+}
+
+/** The processes descended from PID (not PID itself), from /proc. */
+export function descendantsOf(pid: number): number[] {
+  const tree = treeOf(pid, processes())
+  tree.delete(pid)
+  return [...tree]
+}
+
+type Stat = {pid: number; parent: number; ticks: number; reapedTicks: number}
+
+/** PID and every process descended from it among STATS, but EXCLUDED and its own. */
+function treeOf(pid: number, stats: readonly Stat[], excluded?: number): Set<number> {
   const tree = new Set([pid])
   for (let grown = true; grown;) {
     grown = false
     for (const stat of stats)
       if (!tree.has(stat.pid) && stat.pid !== excluded && tree.has(stat.parent)) grown = tree.add(stat.pid).size > 0
   }
-  if (!self) tree.delete(pid)
-  const ticks = stats.filter((stat) => tree.has(stat.pid)).reduce((sum, stat) => sum + stat.ticks, 0)
-  return (ticks * 1000) / CLOCK_TICKS
+  return tree
 }
 
-/** Every process /proc shows: its parent and the clock ticks it has run, user and system. */
-function processes(): {pid: number; parent: number; ticks: number}[] {
+/** Every process /proc shows: its parent, the clock ticks it has run and those of its children it waited for. */
+function processes(): Stat[] {
   return fs
     .readdirSync('/proc')
     .filter((entry) => /^\d+$/.test(entry))
@@ -35,7 +63,10 @@ function processes(): {pid: number; parent: number; ticks: number}[] {
         // The command may hold spaces and parentheses: the fields counted are those after its closing one.
         const text = fs.readFileSync(`/proc/${entry}/stat`, 'utf8')
         const fields = text.slice(text.lastIndexOf(')') + 2).split(' ')
-        return [{pid: Number(entry), parent: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12])}]
+        const ticks = Number(fields[11]) + Number(fields[12])
+        return [
+          {pid: Number(entry), parent: Number(fields[1]), ticks, reapedTicks: Number(fields[13]) + Number(fields[14])},
+        ]
       } catch {
         // Ended since the folder was read.
         return []
