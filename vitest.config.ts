@@ -33,9 +33,11 @@ const COMPUTING = [
   'test/package/hand-over.test.ts',
   'test/package/manifest.test.ts',
   'test/watch/org-watcher.test.ts',
+  ...['settings', 'fuzz', 'client-bundle', 'differential', 'check/reading', 'tangle/lisp-eval'].map((name) => `test/${name}.test.ts`),
   ...['act', 'actions', 'approvals', 'backends', 'catalog', 'client', 'errors', 'host-protocol', 'log', 'protocol']
     .concat(['loader', 'registry', 'shipped', 'signals', 'skill', 'tools', 'untrusted'])
     .concat(['approval-flow', 'loads-in-flight', 'mandatory-skills'])
+    .concat(['settings', 'turn-wire', 'database', 'chat-wire', 'cascade', 'offline-backend', 'openai-backend'])
     .map((name) => `generated/core/${name}.test.ts`),
   'generated/core/messages/*.test.ts',
   ...['bouncer', 'policy', 'shell-guard'].map((name) => `generated/skills/${name}.test.ts`),
@@ -51,8 +53,9 @@ const COMPUTING = [
  */
 const BOOTING = ['approvals-page', 'background', 'commands', 'config', 'load-queue', 'loop', 'memory', 'passepartout']
   .concat(['privacy', 'reading', 'schedule-spec', 'schedules', 'sessions', 'skill-ledger', 'skill-services'])
-  .concat(['skill-tools', 'turn', 'chat', 'client-commands', 'printing', 'one-shot', 'mcp', 'daemon'])
+  .concat(['skill-tools', 'turn', 'chat', 'client-commands', 'printing', 'one-shot', 'mcp', 'daemon', 'containment'])
   .map((name) => `generated/core/${name}.test.ts`)
+  .concat('generated/skills/scribe.test.ts')
 /**
  * Files of the toolchain's tests that run its command line as processes of their own, and set no environment, signal
  * or working folder: they share their workers too (measured side by side on these 10 files, 161 tests, twice
@@ -60,6 +63,7 @@ const BOOTING = ['approvals-page', 'background', 'commands', 'config', 'load-que
  */
 const COMMANDS = ['cli', 'cli-failures', 'any-folder', 'terminal', 'launch', 'org/growth', 'graph/run-deps']
   .concat(['project/init', 'project/read-only', 'project/shipped-skills'])
+  .concat(['architecture', 'bundle-maps', 'bench-memory', 'tangle/killed-run', 'tangle/staging-folder'])
   .map((name) => `test/${name}.test.ts`)
 const SHARING = [...COMPUTING, ...BOOTING, ...COMMANDS]
 
