@@ -6,6 +6,7 @@
  */
 import {spawnSync} from 'node:child_process'
 import path from 'node:path'
+import {stripVTControlCharacters} from 'node:util'
 import {expect, it} from 'vitest'
 import {tempProject} from '../support/temp-project.ts'
 
@@ -41,33 +42,6 @@ const skill = (name: string, expected: string) =>
     '',
   ].join('\n')
 
-const project = tempProject({
-  'org/skills/greeter.org': skill('greeter', 'hello Ada'),
-  'org/skills/sour.org': skill('sour', 'goodbye Ada'),
-})
-
-/**
- * `passepartout test org/skills/greeter.org` in a terminal's environment, run once for the two tests that read it (a
- * run costs a check and a vitest): what it runs, and that it colours nothing in a pipe.
- */
-let inTerminal: ReturnType<typeof passepartout> | undefined
-const namedInTerminal = () =>
-  (inTerminal ??= passepartout(['test', 'org/skills/greeter.org'], project, {TERM: 'xterm'}))
-
-it("runs the Test Suites of the documents named, and only the project's, with the installation's vitest", () => {
-  const result = namedInTerminal()
-  expect(result.stdout).toContain('generated/skills/greeter.test.ts')
-  expect(result.stdout).not.toContain('sour.test.ts')
-  expect(result.stdout).toMatch(/Test Files +1 passed \(1\)/)
-  expect(result.status).toBe(0)
-})
-
-it("runs every Test Suite of the project's documents, its exit status vitest's", () => {
-  const result = passepartout(['test'], project)
-  expect(result.stdout).toMatch(/Test Files +1 failed \| 1 passed \(2\)/)
-  expect(result.status).toBe(1)
-})
-
 /** A document of a word function and its Test Suite, whose two tests fail: one by its `expect`, one in the function. */
 const words = [
   '#+TITLE: words',
@@ -95,9 +69,46 @@ const words = [
   '',
 ]
 
+const project = tempProject({
+  'org/skills/greeter.org': skill('greeter', 'hello Ada'),
+  'org/skills/sour.org': skill('sour', 'goodbye Ada'),
+  'org/skills/words.org': words.join('\n'),
+})
+
+/**
+ * `passepartout test org/skills/greeter.org` in a terminal's environment, run once for the two tests that read it (a
+ * run costs a check and a vitest): what it runs, and that it colours nothing in a pipe.
+ */
+let inTerminal: ReturnType<typeof passepartout> | undefined
+const namedInTerminal = () =>
+  (inTerminal ??= passepartout(['test', 'org/skills/greeter.org'], project, {TERM: 'xterm'}))
+
+it("runs the Test Suites of the documents named, and only the project's, with the installation's vitest", () => {
+  const result = namedInTerminal()
+  expect(result.stdout).toContain('generated/skills/greeter.test.ts')
+  expect(result.stdout).not.toContain('sour.test.ts')
+  expect(result.stdout).not.toContain('words.test.ts')
+  expect(result.stdout).toMatch(/Test Files +1 passed \(1\)/)
+  expect(result.status).toBe(0)
+})
+
+/**
+ * `passepartout test` on the whole project, coloured as FORCE_COLOR asks, run once for the three tests that read it
+ * (a run costs a check and a vitest): what it runs, where it places a failure, and that it colours when told. What
+ * it printed is read without its colours where the words matter.
+ */
+let whole: ReturnType<typeof passepartout> | undefined
+const everyColoured = () => (whole ??= passepartout(['test'], project, {FORCE_COLOR: '1'}))
+
+it("runs every Test Suite of the project's documents, its exit status vitest's", () => {
+  const result = everyColoured()
+  expect(stripVTControlCharacters(result.stdout)).toMatch(/Test Files +2 failed \| 1 passed \(3\)/)
+  expect(result.status).toBe(1)
+})
+
 it('places a failing test at its Org line and column, with the Org lines around it, and so the code it calls', () => {
-  const result = passepartout(['test'], tempProject({'org/skills/words.org': words.join('\n')}))
-  const printed = result.stdout + result.stderr
+  const result = everyColoured()
+  const printed = stripVTControlCharacters(result.stdout + result.stderr)
   // Line 16 is the failing `expect`, line 6 the `throw` of the function the other test calls.
   const expectLine = words[15]!
   expect(printed).toContain(`❯ org/skills/words.org:16:${expectLine.indexOf('toBe') + 1}\n`)
@@ -117,10 +128,9 @@ it('runs no test in a project that does not check, and says why at the Org line'
 
 it('colours what vitest prints as the other commands colour theirs: not in a pipe, unless FORCE_COLOR says so', () => {
   const escape = '\x1b['
-  const named = ['test', 'org/skills/greeter.org']
   // vitest alone colours a pipe too (tinyrainbow colours whatever the stream, but for a dumb terminal).
   expect(namedInTerminal().stdout).not.toContain(escape)
-  expect(passepartout(named, project, {FORCE_COLOR: '1'}).stdout).toContain(escape)
+  expect(everyColoured().stdout).toContain(escape)
 })
 
 it("checks a project's tests against the vitest that runs them, the installation's, when it holds a vitest of its own", () => {
