@@ -59,6 +59,19 @@ async function check(dir: string, session = new ProjectSession({project: dir})) 
  * folder, printed from there as they were from a project of its own.
  */
 const TOGETHER: Record<string, Record<string, string>> = {
+  plain: {
+    'org/a.org': org(
+      '#+TITLE: A',
+      '* Code',
+      '#+begin_src typescript :tangle ../generated/a.ts :mkdirp yes',
+      'export const n: number = "one"',
+      '#+end_src',
+    ),
+  },
+  tangler: {
+    'org/bad.org': org('#+begin_src typescript :tangle missing/x.ts', 'x', '#+end_src'),
+    'org/good.org': org('#+begin_src typescript :tangle good.ts', 'export const good = 1', '#+end_src'),
+  },
   noweb: {
     'org/a.org': org(
       '* Pieces',
@@ -129,11 +142,6 @@ describe.each([
   ['native', false],
   ['warm', true],
 ] as const)('type errors at the Org line (%s checker)', (checker, warmOnly) => {
-  const check = async (dir: string) => {
-    const result = await checkWith(dir, warmOnly)
-    expect(result.report.checker).toBe(checker)
-    return result
-  }
   let together: Awaited<ReturnType<typeof checkTogether>>
   beforeAll(async () => {
     together = await checkTogether(warmOnly)
@@ -143,19 +151,10 @@ describe.each([
     return together.messagesOf(name)
   }
 
-  it('maps an error in a plain block to its Org line and column', async () => {
-    const dir = project({
-      'org/a.org': org(
-        '#+TITLE: A',
-        '* Code',
-        '#+begin_src typescript :tangle ../generated/a.ts :mkdirp yes',
-        'export const n: number = "one"',
-        '#+end_src',
-      ),
-    })
-    const {messages, report} = await check(dir)
-    expect(messages).toEqual(["org/a.org:4:14: error TS2322: Type 'string' is not assignable to type 'number'. [ts]"])
-    expect(report.checkedFiles).toBe(1)
+  it('maps an error in a plain block to its Org line and column', () => {
+    expect(messagesOf('plain')).toEqual([
+      "org/a.org:4:14: error TS2322: Type 'string' is not assignable to type 'number'. [ts]",
+    ])
   })
 
   it('maps a line that came from a noweb expansion to the line inside the referenced block', () => {
@@ -183,25 +182,21 @@ describe.each([
     ])
   })
 
-  it("reports the tangler's own errors and checks the rest", async () => {
-    const dir = project({
-      'org/bad.org': org('#+begin_src typescript :tangle missing/x.ts', 'x', '#+end_src'),
-      'org/good.org': org('#+begin_src typescript :tangle good.ts', 'export const good = 1', '#+end_src'),
-    })
-    const {messages, report} = await check(dir)
-    expect(messages).toEqual([expect.stringMatching(/^org\/bad\.org:1:1: error: .*\[tangle\/missing-directory\]$/)])
-    expect(report.checkedFiles).toBe(1)
+  it("reports the tangler's own errors and checks the rest", () => {
+    expect(messagesOf('tangler')).toEqual([
+      expect.stringMatching(/^org\/bad\.org:1:1: error: .*\[tangle\/missing-directory\]$/),
+    ])
   })
 
   it('reports nothing of one folder at another: every message of the check is of one of them', () => {
     const all = Object.keys(TOGETHER).flatMap((name) => together.messagesOf(name))
     expect(all).toHaveLength(together.report.diagnostics.length)
   })
-})
 
-async function checkWith(dir: string, warmOnly: boolean) {
-  return check(dir, new ProjectSession({project: dir, warmOnly}))
-}
+  it('checks the one file each folder writes, none of the file a tangler error kept from being written', () => {
+    expect(together.report.checkedFiles).toBe(Object.keys(TOGETHER).length)
+  })
+})
 
 describe('the native compiler', () => {
   it('reads problems and their chained details from tsc --pretty false', () => {
