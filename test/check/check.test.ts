@@ -366,37 +366,57 @@ describe('sandbox rules for skills', () => {
       '#+end_src',
     )
 
-  it('refuses a skill that uses child_process without the shell capability, at the Org line', async () => {
-    const dir = project({'org/skills/runner.org': skill('')}, {node: true})
-    expect((await check(dir)).messages).toEqual([
+  /**
+   * The cases that read one check, each a folder of one project checked once (a check each cost a compiler run with
+   * Node's types, and a checker process to judge a skill's code): the messages of each, printed from the project.
+   */
+  const FOLDERS = {
+    refused: skill(''),
+    granted: skill('#+CAPABILITIES: shell teleport'),
+    invalid: skill('#+CAPABILITIES: shell read:\n#+CAPABILITIES: read:.passepartout'),
+  }
+  let messages: string[]
+  beforeAll(async () => {
+    const skills = Object.entries(FOLDERS).map(([name, text]) => [`org/skills/${name}/runner.org`, text])
+    messages = (await check(project({...Object.fromEntries(skills), 'org/core/runner.org': skill('')}, {node: true})))
+      .messages
+  })
+  const messagesOf = (folder: string) => messages.filter((message) => message.startsWith(`${folder}/`))
+
+  it('refuses a skill that uses child_process without the shell capability, at the Org line', () => {
+    expect(messagesOf('org/skills/refused')).toEqual([
       expect.stringMatching(
-        /^org\/skills\/runner\.org:5:\d+: error: skill 'runner' uses child_process without the 'shell' capability \[sandbox\/restricted-import\]$/,
+        /^org\/skills\/refused\/runner\.org:5:\d+: error: skill 'runner' uses child_process without the 'shell' capability \[sandbox\/restricted-import\]$/,
       ),
     ])
   })
 
-  it('lets it run with #+CAPABILITIES: shell, and warns about names that grant nothing', async () => {
-    const dir = project({'org/skills/runner.org': skill('#+CAPABILITIES: shell teleport')}, {node: true})
-    expect((await check(dir)).messages).toEqual([
+  it('lets it run with #+CAPABILITIES: shell, and warns about names that grant nothing', () => {
+    expect(messagesOf('org/skills/granted')).toEqual([
       expect.stringMatching(
-        /^org\/skills\/runner\.org:2:1: warning: 'teleport' is not a capability.*\[sandbox\/unknown-capability\]$/,
+        /^org\/skills\/granted\/runner\.org:2:1: warning: 'teleport' is not a capability.*\[sandbox\/unknown-capability\]$/,
       ),
     ])
   })
 
-  it('refuses a capability written so that it grants nothing, at its line', async () => {
-    const dir = project(
-      {'org/skills/runner.org': skill('#+CAPABILITIES: shell read:\n#+CAPABILITIES: read:.passepartout')},
-      {node: true},
-    )
-    expect((await check(dir)).messages).toEqual([
+  it('refuses a capability written so that it grants nothing, at its line', () => {
+    expect(messagesOf('org/skills/invalid')).toEqual([
       expect.stringMatching(
-        /^org\/skills\/runner\.org:2:1: error: 'read:' grants nothing: read: names no folder.*\[sandbox\/invalid-grant\]$/,
+        /^org\/skills\/invalid\/runner\.org:2:1: error: 'read:' grants nothing: read: names no folder.*\[sandbox\/invalid-grant\]$/,
       ),
       expect.stringMatching(
-        /^org\/skills\/runner\.org:3:1: error: 'read:\.passepartout' grants nothing: no skill reads the project's state.*\[sandbox\/invalid-grant\]$/,
+        /^org\/skills\/invalid\/runner\.org:3:1: error: 'read:\.passepartout' grants nothing: no skill reads the project's state.*\[sandbox\/invalid-grant\]$/,
       ),
     ])
+  })
+
+  it('does not hold core documents to the rules', () => {
+    expect(messagesOf('org/core')).toEqual([])
+  })
+
+  it('reports nothing of one folder at another: every message of the check is of one of them', () => {
+    const all = Object.keys(FOLDERS).flatMap((name) => messagesOf(`org/skills/${name}`))
+    expect(all.sort()).toEqual([...messages].sort())
   })
 
   // TypeScript's parser, which the rules read a skill's code with, is loaded in the checker's process, not in the one
@@ -407,11 +427,6 @@ describe('sandbox rules for skills', () => {
     expect(messages).toEqual([expect.stringMatching(/\[sandbox\/restricted-import\]$/)])
     expect(checkersOf(dir)).toHaveLength(1)
     expect(await checkersGone(dir)).toBe(true)
-  })
-
-  it('does not hold core documents to the rules', async () => {
-    const dir = project({'org/core/runner.org': skill('')}, {node: true})
-    expect((await check(dir)).messages).toEqual([])
   })
 })
 
