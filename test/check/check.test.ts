@@ -59,6 +59,19 @@ async function check(dir: string, session = new ProjectSession({project: dir})) 
  * folder, printed from there as they were from a project of its own.
  */
 const TOGETHER: Record<string, Record<string, string>> = {
+  plain: {
+    'org/a.org': org(
+      '#+TITLE: A',
+      '* Code',
+      '#+begin_src typescript :tangle ../generated/a.ts :mkdirp yes',
+      'export const n: number = "one"',
+      '#+end_src',
+    ),
+  },
+  tangler: {
+    'org/bad.org': org('#+begin_src typescript :tangle missing/x.ts', 'x', '#+end_src'),
+    'org/good.org': org('#+begin_src typescript :tangle good.ts', 'export const good = 1', '#+end_src'),
+  },
   noweb: {
     'org/a.org': org(
       '* Pieces',
@@ -129,11 +142,6 @@ describe.each([
   ['native', false],
   ['warm', true],
 ] as const)('type errors at the Org line (%s checker)', (checker, warmOnly) => {
-  const check = async (dir: string) => {
-    const result = await checkWith(dir, warmOnly)
-    expect(result.report.checker).toBe(checker)
-    return result
-  }
   let together: Awaited<ReturnType<typeof checkTogether>>
   beforeAll(async () => {
     together = await checkTogether(warmOnly)
@@ -143,19 +151,10 @@ describe.each([
     return together.messagesOf(name)
   }
 
-  it('maps an error in a plain block to its Org line and column', async () => {
-    const dir = project({
-      'org/a.org': org(
-        '#+TITLE: A',
-        '* Code',
-        '#+begin_src typescript :tangle ../generated/a.ts :mkdirp yes',
-        'export const n: number = "one"',
-        '#+end_src',
-      ),
-    })
-    const {messages, report} = await check(dir)
-    expect(messages).toEqual(["org/a.org:4:14: error TS2322: Type 'string' is not assignable to type 'number'. [ts]"])
-    expect(report.checkedFiles).toBe(1)
+  it('maps an error in a plain block to its Org line and column', () => {
+    expect(messagesOf('plain')).toEqual([
+      "org/a.org:4:14: error TS2322: Type 'string' is not assignable to type 'number'. [ts]",
+    ])
   })
 
   it('maps a line that came from a noweb expansion to the line inside the referenced block', () => {
@@ -183,25 +182,21 @@ describe.each([
     ])
   })
 
-  it("reports the tangler's own errors and checks the rest", async () => {
-    const dir = project({
-      'org/bad.org': org('#+begin_src typescript :tangle missing/x.ts', 'x', '#+end_src'),
-      'org/good.org': org('#+begin_src typescript :tangle good.ts', 'export const good = 1', '#+end_src'),
-    })
-    const {messages, report} = await check(dir)
-    expect(messages).toEqual([expect.stringMatching(/^org\/bad\.org:1:1: error: .*\[tangle\/missing-directory\]$/)])
-    expect(report.checkedFiles).toBe(1)
+  it("reports the tangler's own errors and checks the rest", () => {
+    expect(messagesOf('tangler')).toEqual([
+      expect.stringMatching(/^org\/bad\.org:1:1: error: .*\[tangle\/missing-directory\]$/),
+    ])
   })
 
   it('reports nothing of one folder at another: every message of the check is of one of them', () => {
     const all = Object.keys(TOGETHER).flatMap((name) => together.messagesOf(name))
     expect(all).toHaveLength(together.report.diagnostics.length)
   })
-})
 
-async function checkWith(dir: string, warmOnly: boolean) {
-  return check(dir, new ProjectSession({project: dir, warmOnly}))
-}
+  it('checks the one file each folder writes, none of the file a tangler error kept from being written', () => {
+    expect(together.report.checkedFiles).toBe(Object.keys(TOGETHER).length)
+  })
+})
 
 describe('the native compiler', () => {
   it('reads problems and their chained details from tsc --pretty false', () => {
@@ -371,37 +366,57 @@ describe('sandbox rules for skills', () => {
       '#+end_src',
     )
 
-  it('refuses a skill that uses child_process without the shell capability, at the Org line', async () => {
-    const dir = project({'org/skills/runner.org': skill('')}, {node: true})
-    expect((await check(dir)).messages).toEqual([
+  /**
+   * The cases that read one check, each a folder of one project checked once (a check each cost a compiler run with
+   * Node's types, and a checker process to judge a skill's code): the messages of each, printed from the project.
+   */
+  const FOLDERS = {
+    refused: skill(''),
+    granted: skill('#+CAPABILITIES: shell teleport'),
+    invalid: skill('#+CAPABILITIES: shell read:\n#+CAPABILITIES: read:.passepartout'),
+  }
+  let messages: string[]
+  beforeAll(async () => {
+    const skills = Object.entries(FOLDERS).map(([name, text]) => [`org/skills/${name}/runner.org`, text])
+    messages = (await check(project({...Object.fromEntries(skills), 'org/core/runner.org': skill('')}, {node: true})))
+      .messages
+  })
+  const messagesOf = (folder: string) => messages.filter((message) => message.startsWith(`${folder}/`))
+
+  it('refuses a skill that uses child_process without the shell capability, at the Org line', () => {
+    expect(messagesOf('org/skills/refused')).toEqual([
       expect.stringMatching(
-        /^org\/skills\/runner\.org:5:\d+: error: skill 'runner' uses child_process without the 'shell' capability \[sandbox\/restricted-import\]$/,
+        /^org\/skills\/refused\/runner\.org:5:\d+: error: skill 'runner' uses child_process without the 'shell' capability \[sandbox\/restricted-import\]$/,
       ),
     ])
   })
 
-  it('lets it run with #+CAPABILITIES: shell, and warns about names that grant nothing', async () => {
-    const dir = project({'org/skills/runner.org': skill('#+CAPABILITIES: shell teleport')}, {node: true})
-    expect((await check(dir)).messages).toEqual([
+  it('lets it run with #+CAPABILITIES: shell, and warns about names that grant nothing', () => {
+    expect(messagesOf('org/skills/granted')).toEqual([
       expect.stringMatching(
-        /^org\/skills\/runner\.org:2:1: warning: 'teleport' is not a capability.*\[sandbox\/unknown-capability\]$/,
+        /^org\/skills\/granted\/runner\.org:2:1: warning: 'teleport' is not a capability.*\[sandbox\/unknown-capability\]$/,
       ),
     ])
   })
 
-  it('refuses a capability written so that it grants nothing, at its line', async () => {
-    const dir = project(
-      {'org/skills/runner.org': skill('#+CAPABILITIES: shell read:\n#+CAPABILITIES: read:.passepartout')},
-      {node: true},
-    )
-    expect((await check(dir)).messages).toEqual([
+  it('refuses a capability written so that it grants nothing, at its line', () => {
+    expect(messagesOf('org/skills/invalid')).toEqual([
       expect.stringMatching(
-        /^org\/skills\/runner\.org:2:1: error: 'read:' grants nothing: read: names no folder.*\[sandbox\/invalid-grant\]$/,
+        /^org\/skills\/invalid\/runner\.org:2:1: error: 'read:' grants nothing: read: names no folder.*\[sandbox\/invalid-grant\]$/,
       ),
       expect.stringMatching(
-        /^org\/skills\/runner\.org:3:1: error: 'read:\.passepartout' grants nothing: no skill reads the project's state.*\[sandbox\/invalid-grant\]$/,
+        /^org\/skills\/invalid\/runner\.org:3:1: error: 'read:\.passepartout' grants nothing: no skill reads the project's state.*\[sandbox\/invalid-grant\]$/,
       ),
     ])
+  })
+
+  it('does not hold core documents to the rules', () => {
+    expect(messagesOf('org/core')).toEqual([])
+  })
+
+  it('reports nothing of one folder at another: every message of the check is of one of them', () => {
+    const all = Object.keys(FOLDERS).flatMap((name) => messagesOf(`org/skills/${name}`))
+    expect(all.sort()).toEqual([...messages].sort())
   })
 
   // TypeScript's parser, which the rules read a skill's code with, is loaded in the checker's process, not in the one
@@ -412,11 +427,6 @@ describe('sandbox rules for skills', () => {
     expect(messages).toEqual([expect.stringMatching(/\[sandbox\/restricted-import\]$/)])
     expect(checkersOf(dir)).toHaveLength(1)
     expect(await checkersGone(dir)).toBe(true)
-  })
-
-  it('does not hold core documents to the rules', async () => {
-    const dir = project({'org/core/runner.org': skill('')}, {node: true})
-    expect((await check(dir)).messages).toEqual([])
   })
 })
 

@@ -1,6 +1,7 @@
 /**
- * The package as a person installs it: this repository packed once (what `make pack` runs), the tarball installed
- * with npm into a prefix of its own under a HOME of its own, and the installed `passepartout` run on folders
+ * The package as a person installs it: this repository packed once (what `make pack` runs; its sources as an earlier
+ * run packed them, that run's tarball: test/support/package-tarball.ts), the tarball installed with npm, afresh each
+ * run, into a prefix of its own under a HOME of its own, and the installed `passepartout` run on folders
  * outside this repository: a plain folder of Org documents; a project `init` made, as issue 31's "Done when" has
  * it (a skill of its own written beside the example, then `check`, `test`, `npm test`, and one core run, watching,
  * whose tool a `send` calls through the shipped gates, and which reloads the skill when its document is saved); a
@@ -21,6 +22,7 @@ import path from 'node:path'
 import {stripVTControlCharacters} from 'node:util'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {EXIT_MS, type ModelAnswer, modelServer, type ModelServer, within} from '../../generated/core/fixtures.ts'
+import {packOfSources} from '../support/package-tarball.ts'
 
 const repo = path.resolve(import.meta.dirname, '..', '..')
 const version = (JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8')) as {version: string}).version
@@ -42,15 +44,17 @@ beforeAll(() => {
   temporary = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-package-')))
   prefix = path.join(temporary, 'prefix')
   env = npmEnvironment(temporary)
-  // What `make pack` runs once it has tangled and checked, here into a folder named from where npm then runs.
-  const pack = [path.join(repo, 'bin/launch.mjs'), 'tools/pack/main.ts', 'pack']
-  const packed = timed(() => spawnSync(process.execPath, pack, {cwd: temporary, encoding: 'utf8', env}))
-  expect(packed.result.stderr).toBe('')
-  expect(packed.result.status).toBe(0)
+  // What `make pack` runs once it has tangled and checked, into a folder named from where it ran (an earlier run's
+  // pack of the same sources, test/support/package-tarball.ts), copied to where npm then runs.
+  const packed = packOfSources(env)
+  expect(packed.stderr).toBe('')
+  expect(packed.status).toBe(0)
   // The tarball as it says it, which is how npm install is given it.
-  const said = /^packed (\S+): \d+\.\d MB \(\d+ files, \d+\.\d MB unpacked\)$/m.exec(packed.result.stdout)?.[1]
+  const said = /^packed (\S+): \d+\.\d MB \(\d+ files, \d+\.\d MB unpacked\)$/m.exec(packed.stdout)?.[1]
   expect(said).toBe(`./pack/passepartout-${version}.tgz`)
   const tarball = path.join(temporary, said!)
+  fs.mkdirSync(path.dirname(tarball))
+  fs.copyFileSync(path.join(packed.folder, said!), tarball)
   const install = timed(() => npm(['install', '--global', '--prefix', prefix, said!], temporary))
   expect(install.result.status, install.result.stderr).toBe(0)
   installation = path.join(prefix, 'lib', 'node_modules', 'passepartout')
@@ -58,7 +62,8 @@ beforeAll(() => {
   readOnly = mountsReadOnly(installation)
   const megabytes = (fs.statSync(tarball).size / 1e6).toFixed(1)
   console.log(
-    `package: ${megabytes} MB tarball (packed in ${packed.seconds} s); npm install --global: ${install.seconds} s;` +
+    `package: ${megabytes} MB tarball (${packed.seconds ? `packed in ${packed.seconds} s` : 'an earlier run packed its sources'});` +
+      ` npm install --global: ${install.seconds} s;` +
       ` the installation is ${readOnly ? '' : 'not '}mounted read-only for the commands`,
   )
 }, INSTALLS_MS)
