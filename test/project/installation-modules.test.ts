@@ -83,6 +83,21 @@ describe.each([
     expect(await problems(tempProject({'org/skills/own.org': ownSkill}), warmOnly)).toEqual([])
   })
 
+  it("gives a skill Node's globals and not the browser's, which the skill host has not", async () => {
+    const globals = [
+      '#+begin_src typescript :tangle ../../generated/skills/globals.ts :mkdirp yes',
+      "import {defineSkill} from 'passepartout'",
+      "const url = new URL('https://example.org/').href",
+      "setTimeout(() => console.log(url, new TextEncoder().encode('x'), typeof fetch, structuredClone({})), 1)",
+      'const page = document.title',
+      "defineSkill({name: 'globals', trigger: () => page === ''})",
+      '#+end_src',
+      '',
+    ].join('\n')
+    const found = await problems(tempProject({'org/skills/globals.org': globals}), warmOnly)
+    expect(found).toEqual([expect.stringMatching(/^org\/skills\/globals\.org:5:14: error TS2584: Cannot find name 'document'/)])
+  })
+
   it("finds them beside the project's own paths, read from the configuration its tsconfig.json extends", async () => {
     const tsconfig = {compilerOptions: {...DEFAULT_COMPILER_OPTIONS, types: ['node'], paths: {'#lib/*': ['./lib/*']}}}
     const dir = tempProject({
@@ -114,6 +129,7 @@ describe('what the installation adds to a project', () => {
     expect(installationOptions(undefined, undefined, repo)).toEqual({
       types: ['node'],
       typeRoots: [path.join(repo, 'node_modules/@types')],
+      lib: ['ES2022'],
     })
   })
 
@@ -128,6 +144,7 @@ describe('what the installation adds to a project', () => {
       },
       types: ['node'],
       typeRoots: [path.join(repo, 'node_modules/@types')],
+      lib: ['ES2022'],
     })
   })
 })
