@@ -10,8 +10,9 @@
  *   cannot be made to collect its garbage, the same load on a core and a
  *   daemon in one process that can, its heap before and after;
  * - the same load on the same daemon whose `serve` echoes the text (in a
- *   process of its own, as the core is): how many times slower the real core
- *   answers, at 200 clients and at one.
+ *   process of its own, as the core is): how many times the processor time
+ *   the real core takes (the goal), how many times slower it answers, at 200
+ *   clients and at one; and what a message persists.
  *
  * Figures only; asserts nothing.
  */
@@ -24,6 +25,13 @@ import {Core} from '../generated/core/core.ts'
 import {Daemon} from '../generated/core/daemon.ts'
 import {cpuOfTree} from './proc-cpu.ts'
 import {shippedProject} from './shipped-project.ts'
+
+/**
+ * Why the goal is 5x the echo daemon and not the 2x set before every message became a turn: what the core writes to
+ * SQLite for a message, and why those writes cannot be fewer (turn.org, sessions.org).
+ */
+const PERSISTED =
+  "a message is a turn of its session, written in 2 transactions: its opening with the person's words, before the model is asked (a core killed then loses nothing said); the answer with the turn's end and the tokens, before the reply is sent"
 
 const repo = process.env.PASSEPARTOUT_HOME ?? path.resolve(import.meta.dirname, '..')
 const CLIENTS = 200
@@ -63,7 +71,8 @@ export async function main(args: string[]): Promise<number> {
     console.log(`  alone          p50 ${lone.toFixed(1)} ms   (one client, one message at a time)`)
     console.log(`  processor      ${loaded.cpuMs.toFixed(3)} ms a message (the core and its skill host, user and system)`)
     console.log(`  echo serve     ${echo.loaded.rate.toFixed(0)} messages a second, p50 ${echo.loaded.p50.toFixed(1)} ms; alone p50 ${echo.lone.toFixed(1)} ms; processor ${echo.loaded.cpuMs.toFixed(3)} ms a message`)
-    console.log(`  core vs echo   ${(echo.loaded.rate / loaded.rate).toFixed(1)}x slower at ${CLIENTS} clients (throughput), ${(lone / echo.lone).toFixed(1)}x alone (p50), ${(loaded.cpuMs / echo.loaded.cpuMs).toFixed(1)}x the processor time   (goal: within 5x: a message is a turn the core persists, bench/sdk.bench.ts)`)
+    console.log(`  core vs echo   ${(loaded.cpuMs / echo.loaded.cpuMs).toFixed(1)}x the processor time   (goal: within 5x); ${(echo.loaded.rate / loaded.rate).toFixed(1)}x slower at ${CLIENTS} clients (throughput), ${(lone / echo.lone).toFixed(1)}x alone (p50)`)
+    console.log(`  persisted      ${PERSISTED}`)
     console.log(`  core's heap    ${mb(before.heapUsed)} → ${mb(after.heapUsed)} MB once the clients left (the lowest of 15 s); resident ${mb(before.rss)} → ${mb(after.rss)} MB   (goal: back within 10%)`)
     console.log(`  after a full collection (the same load on a core and daemon in one process): ${retention()}\n`)
   } finally {
