@@ -20,6 +20,22 @@
 #
 # Written for any POSIX sh (dash, and macOS's /bin/sh): no bash-isms.
 
+# From the first line: a stop asked while the shell starts is a stop.
+asked=
+signalled=
+core=
+
+# Note SIGNAL as asked, and send it to the core if one runs.
+pass_on() {
+  asked=${asked:-$1}
+  signalled=1
+  [ -z "$core" ] || kill "-$1" "$core" 2>/dev/null
+}
+
+trap 'pass_on INT' INT
+trap 'pass_on TERM' TERM
+trap 'signalled=1' HUP
+
 program=$1
 shift
 
@@ -28,38 +44,25 @@ shift
 # commands): run here, its start prepared by this installation, it would have to speak this installation's protocol.
 hand_over_to_project_installation() {
   here=$(readlink -f "$(dirname "$0")/..")
-  folder=$(pwd -P)
+  walked=$(pwd -P)
   while :; do
-    local_program=$folder/node_modules/.bin/passepartout
+    local_program=$walked/node_modules/.bin/passepartout
     if [ -e "$local_program" ]; then
       found=$(readlink -f "$local_program")
       [ "$(dirname "$(dirname "$found")")" = "$here" ] || exec "$local_program" "$@"
       return 0
     fi
-    [ -n "$folder" ] || return 0
-    folder=${folder%/*}
+    [ -n "$walked" ] || return 0
+    walked=${walked%/*}
   done
 }
 hand_over_to_project_installation "$@"
 
-asked=
-signalled=
-core=
 folder=$(mktemp -d "${TMPDIR:-/tmp}/passepartout-run.XXXXXX") || exit 1
 trap 'rm -rf "$folder"' EXIT
-trap 'pass_on INT' INT
-trap 'pass_on TERM' TERM
-trap 'signalled=1' HUP
 mkfifo "$folder/alive" || exit 1
 # Held open for reading and writing, so that opening it never waits: the core's reading end ends when this shell does.
 exec 4<>"$folder/alive"
-
-# Note SIGNAL as asked, and send it to the core if one runs.
-pass_on() {
-  asked=${asked:-$1}
-  signalled=1
-  [ -z "$core" ] || kill "-$1" "$core" 2>/dev/null
-}
 
 # Wait for the child PID to end, through the signals that interrupt `wait`; its exit status in $status.
 wait_for() {
