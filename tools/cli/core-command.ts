@@ -6,10 +6,11 @@
  * from Org, so it is bundled on first use, like the CLI; the package npm installs holds it bundled already.
  *
  * The server (`run`) keeps the core in a process of its own, watched by a supervisor that holds nothing else
- * (bin/supervisor.mjs): when the core exits asking to be started again (RESTART_EXIT_CODE: one of its own documents
+ * (bin/supervisor.sh, a POSIX shell): when the core exits asking to be started again (RESTART_EXIT_CODE: one of its own documents
  * changed and checks), the core is tangled and started again, on the new code, while the supervisor, the process a
  * terminal or a service manager knows, stays. This module prepares each start, in a process that then exits.
  */
+import fs from 'node:fs'
 import path from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {RESTART_EXIT_CODE} from '../core-process.ts'
@@ -42,20 +43,22 @@ export async function runCore(invocation: CommandInvocation, context: CommandCon
 }
 
 /**
- * The server's start, prepared in this process for the supervisor (bin/supervisor.mjs), which runs nothing of the
+ * The server's start, prepared in this process for the supervisor (bin/supervisor.sh), which runs nothing of the
  * toolchain: the core tangled and its bundle built here, in a process that exits, so that neither the supervisor nor
- * the core holds the tangle's modules or esbuild's; then the core's command said to the supervisor over the channel
- * (with the port a first start took, which the supervisor gives as PREPARING), and the channel closed. Reached
- * without the supervisor (`passepartout --no-frames run`: bin/passepartout knows a `run` by its first word), this
- * process supervises, with the same module.
+ * the core holds the tangle's modules or esbuild's; then the core's command written for the supervisor into its folder
+ * (PREPARING), given the TCP port a first start took. Reached without the supervisor (`passepartout --no-frames run`:
+ * bin/passepartout's shell line knows a `run` by its first word only), this process hands the command over to it,
+ * and waits: a Node that waits beside it, which the ordinary `passepartout run` does without.
  */
 async function prepareServer(home: string, invocation: CommandInvocation, context: CommandContext): Promise<number> {
-  const {PREPARING, supervise} = (await import(pathToFileURL(path.join(home, 'bin', 'supervisor.mjs')).href)) as {
-    PREPARING: string
-    supervise: (program: string, args: string[]) => Promise<number>
+  const folder = process.env[PREPARING]
+  if (folder === undefined) {
+    const {handOver} = (await import(pathToFileURL(path.join(home, 'bin', 'launch.mjs')).href)) as {
+      handOver: (program: string, args: string[]) => Promise<number>
+    }
+    const supervisor = path.join(home, 'bin', 'supervisor.sh')
+    return handOver('/bin/sh', [supervisor, path.join(home, 'bin', 'passepartout'), ...commandLine(invocation)])
   }
-  const port = process.env[PREPARING]
-  if (port === undefined) return supervise(path.join(home, 'bin', 'passepartout'), commandLine(invocation))
   if (!(await tangleCore(home, context))) return 1
   const {ensureBundle, stopEsbuild} = (await import(pathToFileURL(path.join(home, 'bin', 'bundle.mjs')).href)) as {
     ensureBundle: (entry: string) => Promise<unknown>
@@ -63,18 +66,47 @@ async function prepareServer(home: string, invocation: CommandInvocation, contex
   }
   await ensureBundle(path.join(home, CORE_ENTRY))
   await stopEsbuild()
+  const port = portTaken(folder)
   const handed = port ? {...invocation, values: {...invocation.values, tcp: port}} : invocation
-  const [open, close] = paletteFor(process.stderr).error('\0').split('\0')
-  const start = {
-    type: 'core',
-    argv: [...LINKS, ...YOUNG_GENERATION, path.join(home, 'bin', 'launch.mjs'), CORE_ENTRY, ...commandLine(handed)],
-    env: MALLOC_ARENAS,
-    restart: RESTART_EXIT_CODE,
-    error: [open, close],
-  }
-  await new Promise((resolve) => process.send!(start, resolve))
-  process.disconnect()
+  const flags = [...LINKS, ...YOUNG_GENERATION, ...COLLECTOR]
+  const argv = [...flags, path.join(home, 'bin', 'launch.mjs'), CORE_ENTRY, ...commandLine(handed)]
+  // A MALLOC_ARENA_MAX of the caller's own is kept.
+  const env = {...MALLOC_ARENAS, ...pick(process.env, Object.keys(MALLOC_ARENAS)), [SUPERVISOR]: folder}
+  const [open = '', close = ''] = paletteFor(process.stderr).error('\0').split('\0')
+  const assignments = Object.entries(env).map(([name, value]) => `${name}=${shellWord(value)}`)
+  const command = [...assignments, ...[process.execPath, ...argv].map(shellWord)]
+  const start = {restart: String(RESTART_EXIT_CODE), ended_open: open, ended_close: close, command: command.join(' ')}
+  const lines = Object.entries(start).map(([name, value]) => `${name}=${shellWord(value)}\n`)
+  fs.writeFileSync(path.join(folder, 'start'), lines.join(''))
   return 0
+}
+
+/**
+ * The variable that makes `passepartout run` prepare a start instead of being supervised: its value the supervisor's
+ * folder (bin/supervisor.sh says what it holds).
+ */
+const PREPARING = 'PASSEPARTOUT_PREPARE_CORE'
+
+/** The variable that tells the core the supervisor's folder: where it says its TCP port, and how it knows it is there. */
+const SUPERVISOR = 'PASSEPARTOUT_SUPERVISOR'
+
+/** The TCP port the core that ran before took, which it wrote into the supervisor's FOLDER; empty at the first start. */
+function portTaken(folder: string): string {
+  try {
+    return fs.readFileSync(path.join(folder, 'port'), 'utf8').trim()
+  } catch {
+    return ''
+  }
+}
+
+/** VALUE as one word of a POSIX shell's command line: single-quoted, each quote of its own closed and escaped. */
+function shellWord(value: string): string {
+  return `'${value.replaceAll("'", `'\\''`)}'`
+}
+
+/** The variables NAMES of ENV that are set. */
+function pick(env: NodeJS.ProcessEnv, names: string[]): Record<string, string> {
+  return Object.fromEntries(names.flatMap((name) => (env[name] === undefined ? [] : [[name, env[name]]])))
 }
 
 /** The core's commands module, which the core's process runs. */
@@ -93,6 +125,12 @@ const LINKS = process.execArgv.includes('--preserve-symlinks') ? ['--preserve-sy
  * warm-up took 20% more; at 1 MB the re-checks did.
  */
 const YOUNG_GENERATION = ['--max-semi-space-size=4']
+
+/**
+ * The core collects its boot's garbage once, at rest (server.org, /Collect the boot's garbage/): 6 MB of its resident
+ * memory at rest, on average. V8 gives a program its collector only with this flag.
+ */
+const COLLECTOR = ['--expose-gc']
 
 /**
  * glibc's malloc gives each thread that allocates at once an arena of its own (up to eight a CPU) and keeps what is
