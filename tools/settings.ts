@@ -37,7 +37,9 @@ export const TOOLCHAIN_SETTINGS: readonly ToolchainSettingRow[] = [
     name: 'PASSEPARTOUT_WARM_UP',
     source: 'the environment',
     unset: '1',
-    sets: '`0` leaves out the warm-up of the type checker in `watch`: the first save builds the program',
+    sets:
+      '`0` leaves out the warm-up of the type checker in `watch`: the first saves are checked by the native compiler, ' +
+      'and the second builds the program',
     expects: {words: '0 or 1', holds: (value) => value === '0' || value === '1'},
   },
   {

@@ -8,7 +8,8 @@
  * native one is missing) while the sandbox rules parse the skills' files in
  * the warm program's process, which leaves once idle. A long-lived session (the watcher, the running core) then calls
  * `recheck` after each save: only the changed documents' files and the files
- * that import them, on a warm ts-morph program.
+ * that import them, on a warm ts-morph program; with the native compiler while
+ * none is ready (the first saves after a start, or after it left).
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -91,8 +92,8 @@ export interface CheckerOptions {
 /**
  * How long the warm type checker's process stays once nothing is asked of it: ten minutes, longer than the pauses of
  * someone editing and saving (each save within it is re-checked warm, in tens of milliseconds), short beside the hours
- * a core runs unsaved, which it then runs without the checker's memory. The first save after it left builds the
- * program again (bench/footprint.bench.ts measures what that costs).
+ * a core runs unsaved, which it then runs without the checker's memory. The first saves after it left are checked by
+ * the native compiler, and the second builds the program again (bench/footprint.bench.ts measures what that costs).
  */
 const CHECKER_IDLE_MS = 600_000
 
@@ -115,6 +116,10 @@ export class ProjectChecker {
   private process: Promise<WarmProgram> | undefined
   /** The same process, once it holds the warm program's files. */
   private warm: Promise<WarmProgram> | undefined
+  /** The same process once its warm program is built and primed: re-checks go to it, to the native compiler until then. */
+  private ready: WarmProgram | undefined
+  /** When the last re-check by the native compiler ended (`recheckNatively`). */
+  private nativeDone: number | undefined
 
   constructor(private readonly options: CheckerOptions) {
     this.generated = new GeneratedFiles(options.project, options.allowOutside)
@@ -195,12 +200,14 @@ export class ProjectChecker {
   /**
    * Tangle changed documents again with TANGLE; check their files and the files that import them directly, on
    * the warm program. A change that reaches further (an inferred type that flows through an importer to its own
-   * importers) is caught by the next `check`.
+   * importers) is caught by the next `check`. With no warm program, the native compiler checks instead
+   * (`recheckNatively`).
    */
   async recheck(tangle: () => Promise<TangleReport>): Promise<CheckReport> {
     const started = performance.now()
     const {report, extra, touched} = this.record(await tangle())
     log?.(`tangled ${report.documents.length} changed documents`)
+    if (!this.ready && this.native) return this.recheckNatively(report, extra, touched, started)
     // Asked for once the tangle is done, not before: a program idle meanwhile would have ended under the question.
     const {checked, problems} = await (await this.warmProgram()).ask({type: 'recheck', files: touched})
     log?.(`program updated; checked ${checked.length} files`)
@@ -211,14 +218,64 @@ export class ProjectChecker {
     return {tangle: report, diagnostics, checkedFiles: checked.length, checker: 'warm', remembered: false, elapsedMs}
   }
 
+  /**
+   * A re-check with no warm program ready (none built yet, being built, or its process left, idle): the native
+   * compiler checks the whole program as the warm one would hold it, with the TOUCHED files (a deferred document's
+   * too), in a fifth to a half of a second where building the warm program took 1.3 to 1.8 s of CPU. That is the
+   * touched files and every file that imports them, directly or not, each with all it imports: as strict as the warm
+   * re-check (the touched files and their direct importers) and more, and the problems of the other files are those
+   * `check` reports. A second such save within the idle time has the warm program built afterwards, in the
+   * background (`warmUp`); the saves that come while it is built are checked here too.
+   */
+  private async recheckNatively(
+    report: TangleReport,
+    extra: Diagnostic[],
+    touched: readonly string[],
+    started: number,
+  ): Promise<CheckReport> {
+    const roots = [...new Set([...this.warmRoots(), ...touched])].filter((file) => fs.existsSync(file)).sort()
+    // A program being built may have read the touched files before this save wrote them: it reads them again after.
+    this.warm?.then((warm) => warm.ask({type: 'update', files: [...touched], ifHeld: []})).catch(() => {})
+    const compilation = this.native!.checkProgram(roots)
+    // The sandbox rules read each file alone: the touched ones are all that can have changed.
+    const sandbox = await this.sandbox(touched.filter((file) => fs.existsSync(file) && this.generated.isSkill(file)))
+    const result = await compilation.catch((error: Error) => error)
+    const found =
+      result instanceof Error
+        ? [diagnostic(this.tsconfig ?? this.options.project ?? process.cwd(), compilerFailed(result.message))]
+        : this.map(result.problems)
+    log?.(`native re-check done: ${found.length} problems in ${roots.length} files`)
+    // The warm program is built for a second save within the idle time of the first, not for one save alone: a core
+    // saved once (as the tests save theirs) pays the native check and not the build, 1.3 to 1.8 s of CPU
+    // (measurements.md).
+    const idleMs = this.options.idleMs ?? CHECKER_IDLE_MS
+    const again = this.nativeDone !== undefined && started - this.nativeDone < idleMs
+    this.nativeDone = performance.now()
+    // After the check, not beside it: on two cores the build would slow the answer the save waits for.
+    if (again && !this.warm) {
+      log?.('a second save: the warm program is built for the next')
+      this.warmUp().catch((error: Error) => log?.(`the warm program could not be built: ${error.message}`))
+    }
+    const diagnostics = [...report.diagnostics, ...extra, ...found, ...sandbox]
+    const elapsedMs = performance.now() - started
+    return {tangle: report, diagnostics, checkedFiles: roots.length, checker: 'native', remembered: false, elapsedMs}
+  }
+
   /** FILES are not what the last re-check tangled any more (they were put back as they were): the program reads them again. */
   async reread(files: readonly string[]): Promise<void> {
-    await (await this.warm)?.ask({type: 'update', files: [...files], ifHeld: []})
+    const update = {type: 'update' as const, files: [...files], ifHeld: []}
+    // A program still being built reads them once it is, before any re-check asks it: the save does not wait for it.
+    if (this.ready) await this.ready.ask(update)
+    else this.warm?.then((warm) => warm.ask(update)).catch(() => {})
   }
 
   /** Load every generated file into the warm program and check one, so that the first `recheck` after a save is as fast as the next. */
   async warmUp(): Promise<void> {
-    await (await this.warmProgram()).ask({type: 'prime'})
+    const building = this.warmProgram()
+    const warm = await building
+    await warm.ask({type: 'prime'})
+    // Not when its process ended meanwhile: the next save starts another.
+    if (this.warm === building) this.ready = warm
   }
 
   /**
@@ -346,6 +403,7 @@ export class ProjectChecker {
         if (this.process !== started) return
         this.process = undefined
         this.warm = undefined
+        this.ready = undefined
       }
       return WarmProgram.start(this.tsconfig, this.installed, {idleMs, onEnded})
     })
