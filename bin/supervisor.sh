@@ -63,6 +63,9 @@ trap 'rm -rf "$folder"' EXIT
 mkfifo "$folder/alive" || exit 1
 # Held open for reading and writing, so that opening it never waits: the core's reading end ends when this shell does.
 exec 4<>"$folder/alive"
+# The terminal, kept for the core: a shell without job control gives a command it runs in the background /dev/null
+# as its input (dash does so even when the command redirects 0<&0), so the core's input is this copy of ours.
+exec 3<&0
 
 # Wait for the child PID to end, through the signals that interrupt `wait`; its exit status in $status.
 wait_for() {
@@ -87,13 +90,12 @@ while :; do
   [ -z "$asked" ] || exit 0
   rm -f "$folder/start"
   # Started in the background, as the core is: `wait` returns at a signal, a foreground command would not.
-  PASSEPARTOUT_PREPARE_CORE=$folder "$program" "$@" 4>&- &
+  PASSEPARTOUT_PREPARE_CORE=$folder "$program" "$@" 3<&- 4>&- &
   wait_for $!
   [ -z "$asked" ] || exit 0
   [ -f "$folder/start" ] || exit "$status"
   . "$folder/start"
-  # The terminal stays the core's input: a background command's would be /dev/null.
-  eval "$command 0<&0 4>&- &"
+  eval "$command 0<&3 3<&- 4>&- &"
   core=$!
   wait_for "$core"
   core=

@@ -58,6 +58,12 @@ const OTHERS: Record<string, Variable> = {
     unset: '`~/.cache`',
     sets: 'where the tangle cache of a folder outside an npm project lives (`passepartout/` under it)',
   },
+  PASSEPARTOUT_SUPERVISOR: {
+    source: 'set by passepartout',
+    sets:
+      "the folder of `run`'s supervisor (bin/supervisor.sh), for the core it starts: where the core says its TCP " +
+      'port, and the named pipe by which it knows the supervisor is there',
+  },
   XDG_RUNTIME_DIR: {
     source: 'the environment',
     unset: 'the temporary folder',
