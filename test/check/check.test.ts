@@ -596,6 +596,27 @@ describe('a warm re-check', () => {
     expect(checkersOf(dir)).toEqual([])
   })
 
+  it('says, by the native compiler, what a save broke in a file that imports it, not the errors check said of others', async () => {
+    const dir = project({
+      'org/base.org': writing('base.ts', 'export const base = 1'),
+      'org/user.org': writing('user.ts', "import {base} from './base.ts'", 'export const total: number = base'),
+      'org/other.org': writing('other.ts', "export const other: number = 'one'"),
+    })
+    const {messages, session} = await check(dir)
+    const otherError = "org/other.org:2:14: error TS2322: Type 'string' is not assignable to type 'number'. [ts]"
+    expect(messages).toEqual([otherError])
+    // A save of base that breaks nothing: other's error stands, said by check, not again.
+    const base = path.join(dir, 'org/base.org')
+    fs.writeFileSync(base, writing('base.ts', 'export const base = 2'))
+    const kept = await session.recheck([base])
+    expect([kept.checker, printed(kept, dir)]).toEqual(['native', []])
+    // One that breaks user, which imports it: user's new error is said, and still not other's.
+    fs.writeFileSync(base, writing('base.ts', "export const base = 'two'"))
+    const broke = await session.recheck([base])
+    expect([broke.checker, printed(broke, dir)]).toEqual(['native', [typeError]])
+    await session.close()
+  })
+
   /** DOCUMENT saved with TEXT and re-checked until the warm program checks it: 60 s at most; its last report. */
   async function savedUntilWarm(session: ProjectSession, document: string, text: string) {
     for (const until = Date.now() + 60_000; ; ) {

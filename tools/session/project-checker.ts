@@ -120,6 +120,14 @@ export class ProjectChecker {
   private ready: WarmProgram | undefined
   /** When the last re-check by the native compiler ended (`recheckNatively`). */
   private nativeDone: number | undefined
+  /**
+   * The compiler's problems the project has as the last check or re-check left them, by file: a re-check by the
+   * native compiler checks the whole program, and says of the files the save did not touch only what is new there
+   * (what the save broke in a file that imports it), not a problem `check` or an earlier save said already. Said
+   * again at each save, another document's error refused a core's or a shipped skill's new version (live.org) and
+   * was kept once more for its document at each save.
+   */
+  private readonly standing = new Map<string, Set<string>>()
 
   constructor(private readonly options: CheckerOptions) {
     this.generated = new GeneratedFiles(options.project, options.allowOutside)
@@ -159,6 +167,7 @@ export class ProjectChecker {
     log?.(`tangled ${report.documents.length} documents; checking ${roots.length} files${how}`)
     if (early && !guessed) abandon.abort()
     if (recalled) {
+      this.stand(recalled)
       const diagnostics = [...report.diagnostics, ...extra, ...this.map(recalled)]
       const elapsedMs = performance.now() - started
       return {tangle: report, diagnostics, checkedFiles: roots.length, checker: 'native', remembered: true, elapsedMs}
@@ -184,6 +193,7 @@ export class ProjectChecker {
     let found: Diagnostic[]
     if (result instanceof Error) found = [diagnostic(configuration, compilerFailed(result.message))]
     else {
+      this.stand(result.problems)
       found = this.map(result.problems)
       // A clean answer is remembered, for the next check to give while nothing it came from changes.
       if (compilation.snapshot && !found.some(isError) && !sandbox.some(isError)) {
@@ -211,6 +221,7 @@ export class ProjectChecker {
     // Asked for once the tangle is done, not before: a program idle meanwhile would have ended under the question.
     const {checked, problems} = await (await this.warmProgram()).ask({type: 'recheck', files: touched})
     log?.(`program updated; checked ${checked.length} files`)
+    this.stand(problems, checked)
     const sandbox = await this.sandbox(checked.filter((file) => this.generated.isSkill(file)))
     const diagnostics = [...report.diagnostics, ...extra, ...this.map(problems), ...sandbox]
     log?.('checked')
@@ -240,10 +251,15 @@ export class ProjectChecker {
     // The sandbox rules read each file alone: the touched ones are all that can have changed.
     const sandbox = await this.sandbox(touched.filter((file) => fs.existsSync(file) && this.generated.isSkill(file)))
     const result = await compilation.catch((error: Error) => error)
-    const found =
-      result instanceof Error
-        ? [diagnostic(this.tsconfig ?? this.options.project ?? process.cwd(), compilerFailed(result.message))]
-        : this.map(result.problems)
+    let found: Diagnostic[]
+    if (result instanceof Error)
+      found = [diagnostic(this.tsconfig ?? this.options.project ?? process.cwd(), compilerFailed(result.message))]
+    else {
+      const saved = new Set(touched)
+      const fresh = result.problems.filter((problem) => saved.has(problem.file ?? '') || !this.stands(problem))
+      this.stand(result.problems)
+      found = this.map(fresh)
+    }
     log?.(`native re-check done: ${found.length} problems in ${roots.length} files`)
     // The warm program is built for a second save within the idle time of the first, not for one save alone: a core
     // saved once (as the tests save theirs) pays the native check and not the build, 1.3 to 1.8 s of CPU
@@ -259,6 +275,21 @@ export class ProjectChecker {
     const diagnostics = [...report.diagnostics, ...extra, ...found, ...sandbox]
     const elapsedMs = performance.now() - started
     return {tangle: report, diagnostics, checkedFiles: roots.length, checker: 'native', remembered: false, elapsedMs}
+  }
+
+  /** PROBLEMS are what the compiler found in FILES (every file of the program when not given): what stands there now. */
+  private stand(problems: readonly TsProblem[], files?: readonly string[]): void {
+    if (files) for (const file of files) this.standing.delete(file)
+    else this.standing.clear()
+    for (const problem of problems) {
+      const file = problem.file ?? ''
+      this.standing.set(file, (this.standing.get(file) ?? new Set()).add(problemKey(problem)))
+    }
+  }
+
+  /** Whether PROBLEM was found by the last check or re-check of its file. */
+  private stands(problem: TsProblem): boolean {
+    return this.standing.get(problem.file ?? '')?.has(problemKey(problem)) === true
   }
 
   /** FILES are not what the last re-check tangled any more (they were put back as they were): the program reads them again. */
@@ -462,4 +493,9 @@ function tsconfigOf(project: string | undefined, folder: string | undefined): st
 
 export function hasCheckErrors(report: CheckReport): boolean {
   return report.diagnostics.some(isError)
+}
+
+/** PROBLEM as one string: its place, its code and its words. */
+function problemKey({file, line, column, code, message}: TsProblem): string {
+  return `${file ?? ''}:${line}:${column}:${code}:${message}`
 }
