@@ -11,9 +11,10 @@
  * - after CLIENTS clients have connected at once, sent CLIENT_TURNS turns each, and left;
  *
  * each beside its goal (at rest under 200 MB watching, 150 MB not; after the turns and after the clients, within 10%
- * of at rest). Watching, also the time from a skill document's write to its `reloaded` line: the first save (the type
- * checker's process started for it), the next saves (p50, p95: the warm checker), and the first after the checker
- * left, idle (PASSEPARTOUT_CHECKER_IDLE_MS, short here).
+ * of at rest). Watching, also the time from a skill document's write to its `reloaded` line: the first save (checked
+ * by the native compiler, no checker's process started), the next saves (p50, p95: the second starts the warm
+ * checker's program, built beside the saves, which the native compiler checks until it is ready), and the first
+ * after the checker left, idle (PASSEPARTOUT_CHECKER_IDLE_MS, short here).
  *
  * `--turns N` runs N turns instead of TURNS (while working on it). Figures only; asserts nothing.
  */
@@ -114,7 +115,8 @@ async function turn(client: CoreClient, text: string): Promise<void> {
 
 /**
  * Saves of the shipped `policy` skill (a comment appended), each timed from the write to its `reloaded` line: the
- * first (the checker's process starts for it), SAVES more (the checker warm), then one once the checker left, idle.
+ * first (the native compiler's), SAVES more (the second has the checker's program built; the native compiler checks
+ * until it is ready, then the checker warm), then one once the checker left, idle (the native compiler's again).
  */
 async function benchSaves(root: string, pid: number, output: ReturnType<typeof watchOutput>): Promise<void> {
   const document = path.join(root, 'org', 'skills', 'policy.org')
@@ -131,9 +133,10 @@ async function benchSaves(root: string, pid: number, output: ReturnType<typeof w
     return performance.now() - started
   }
   const first = await save()
-  say('with the checker started (as it stands)', memoryOfTree(pid), '')
+  say('after a first save (the native compiler checked it)', memoryOfTree(pid), '')
   const warm: number[] = []
   for (let n = 0; n < SAVES; n++) warm.push(await save())
+  say(`with the checker built (after ${SAVES + 1} saves)`, memoryOfTree(pid), '')
   const gone = await checkerGone(pid, CHECKER_IDLE_MS * 10)
   say(`the checker idle ${CHECKER_IDLE_MS} ms${gone ? ', gone' : ', STILL THERE'}`, await settled(pid), '')
   const again = await save()

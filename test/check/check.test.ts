@@ -420,10 +420,11 @@ describe('sandbox rules for skills', () => {
   })
 
   // TypeScript's parser, which the rules read a skill's code with, is loaded in the checker's process, not in the one
-  // that asked: a core that judged its skills as it booted does not hold it for as long as it runs.
-  it("judges a skill's code in the type checker's process, which leaves once idle", async () => {
+  // that asked: a core that judged its skills as it booted does not hold it for as long as it runs, nor for the ten
+  // minutes a warm program stays: holding none, the process leaves seconds after its last question.
+  it("judges a skill's code in the type checker's process, which leaves seconds after when it holds no program", async () => {
     const dir = project({'org/skills/runner.org': skill('')}, {node: true})
-    const {messages} = await check(dir, new ProjectSession({project: dir, checkerIdleMs: 2000}))
+    const {messages} = await check(dir, new ProjectSession({project: dir, checkerIdleMs: 600_000}))
     expect(messages).toEqual([expect.stringMatching(/\[sandbox\/restricted-import\]$/)])
     expect(checkersOf(dir)).toHaveLength(1)
     expect(await checkersGone(dir)).toBe(true)

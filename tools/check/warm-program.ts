@@ -8,8 +8,9 @@
  * in the core's memory for as long as the core ran, and a thread's heap given back is not always given back to the
  * system. In a process of its own, it holds only its own memory, and gives all of it back when it ends.
  *
- * It ends when nothing was asked of it for `idleMs`: a core that runs for days and is saved to once an hour holds no
- * checker between the saves. Whoever started it is told once it can answer nothing more (`onEnded`: idle, or the
+ * It ends when nothing was asked of it for `idleMs` (asked each time: its starter says less for a process that
+ * holds no program, project-checker.ts): a core that runs for days and is saved to once an hour holds no checker
+ * between the saves. Whoever started it is told once it can answer nothing more (`onEnded`: idle, or the
  * process gone another way), and starts another for the next question: the first re-check then builds the program
  * again (measured in bench/footprint.bench.ts). The process keeps its asker
  * alive only while a request waits for its answer: a command that checks once ends when its work does. `close` ends
@@ -41,8 +42,8 @@ async function processBundle(): Promise<string> {
 type Asked = WarmRequest extends infer Request ? (Request extends WarmRequest ? Omit<Request, 'id'> : never) : never
 
 export interface WarmProgramOptions {
-  /** How long the process waits with nothing asked before it ends. */
-  idleMs: number
+  /** How long the process waits with nothing asked before it ends, asked each time nothing waits. */
+  idleMs: () => number
   /** Told once the process can answer nothing more: it ended, idle or otherwise. */
   onEnded: () => void
 }
@@ -122,7 +123,7 @@ export class WarmProgram {
   private unref(): void {
     this.child.unref()
     this.child.channel?.unref()
-    this.idle = setTimeout(() => this.leave(), this.options.idleMs).unref()
+    this.idle = setTimeout(() => this.leave(), this.options.idleMs()).unref()
   }
 
   private leave(): void {

@@ -97,6 +97,13 @@ export interface CheckerOptions {
  */
 const CHECKER_IDLE_MS = 600_000
 
+/**
+ * How long the process stays when it holds no program, started to judge skills by the sandbox rules (a boot's new
+ * skills, the first saves): five seconds, the judging of a boot or a burst of saves. Its 120 MB (TypeScript's parser)
+ * for the ten minutes of a warm program made a core on this repository's documents a 314 MB tree at rest.
+ */
+const JUDGING_IDLE_MS = 5000
+
 export class ProjectChecker {
   private readonly generated: GeneratedFiles
   /** What each document tangled so far says of its IDs and dependencies. */
@@ -427,7 +434,8 @@ export class ProjectChecker {
   /** The type checker's process, started when first asked for; it ends once idle (`idleMs`), and the next ask starts another. */
   private checkerProcess(): Promise<WarmProgram> {
     if (this.process) return this.process
-    const idleMs = this.options.idleMs ?? CHECKER_IDLE_MS
+    const programIdleMs = this.options.idleMs ?? CHECKER_IDLE_MS
+    const idleMs = () => (this.warm ? programIdleMs : Math.min(programIdleMs, JUDGING_IDLE_MS))
     // Loaded on demand: a one-shot check with the native compiler of skills judged before never pays for ts-morph.
     const started: Promise<WarmProgram> = import('../check/warm-program.ts').then(({WarmProgram}) => {
       const onEnded = () => {
