@@ -5,6 +5,7 @@
  * but the installation.
  */
 import {spawnSync} from 'node:child_process'
+import fs from 'node:fs'
 import path from 'node:path'
 import {stripVTControlCharacters} from 'node:util'
 import {expect, it} from 'vitest'
@@ -90,6 +91,11 @@ it("runs the Test Suites of the documents named, and only the project's, with th
   expect(result.stdout).not.toContain('words.test.ts')
   expect(result.stdout).toMatch(/Test Files +1 passed \(1\)/)
   expect(result.status).toBe(0)
+})
+
+it("leaves in the project nothing of vitest's: its cache goes to the project's cache folder", () => {
+  expect(namedInTerminal().status).toBe(0)
+  expect(fs.existsSync(path.join(project, 'node_modules'))).toBe(false)
 })
 
 /**

@@ -14,7 +14,7 @@ import path from 'node:path'
 import {isError} from '../diagnostics.ts'
 import {installationRoot, installedPackage, lackedPackages, testingRuntime} from '../installation.ts'
 import {isTestFile} from '../project.ts'
-import {stateFile} from '../tangle/cache.ts'
+import {stateFile, stateFolder} from '../tangle/cache.ts'
 import {sourceMapPath, sourceMapsFolder} from '../tangle/source-map.ts'
 import {colourOn} from '../terminal.ts'
 import {tangleCoreFor} from './core-command.ts'
@@ -105,7 +105,8 @@ function colouredAsTheCommandLine(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
  * MAPS (a module's real path → its map to Org) with its map, which vite composes with its own: a failure's place,
  * its stack and its code frame are then the Org document's, while the file stays what Emacs writes (no
  * `sourceMappingURL` in it). A test's time limit only catches one that hangs: booting the skills takes seconds on
- * a loaded machine, where vitest's default is 5.
+ * a loaded machine, where vitest's default is 5. Vite's cache (vitest's results) goes where the project's other
+ * caches go (`stateFolder`): left to itself, it would make a `node_modules` in a project that has none.
  */
 export function vitestConfiguration(
   project: string,
@@ -126,7 +127,7 @@ export function vitestConfiguration(
       .replace(/[*?[\]{}()!]/g, '\\$&'),
   )
   const test = {include, pool: 'forks', testTimeout: 120_000, hookTimeout: 120_000}
-  const settings = JSON.stringify({resolve: {alias}, test}, null, 2)
+  const settings = JSON.stringify({cacheDir: stateFolder(project, 'vite'), resolve: {alias}, test}, null, 2)
   return `${ORG_MAPS_PLUGIN}\nconst maps = ${JSON.stringify(maps, null, 2)}\n\nexport default {...${settings}, plugins: [orgMaps(maps)]}\n`
 }
 

@@ -4,7 +4,8 @@
  * planning the shipped skills was the largest part of a boot's own work: 30 ms of CPU of the 3, 65 of a profiled
  * boot's 780).
  *
- * A plan is decided by its Org file, the files it read (setup files), the tool's build that planned it and the
+ * A plan is decided by its Org file, the files it read (setup files), the tool's build that planned it, the project
+ * its document is in (the folder its targets must stay in: a package.json made or removed above it moves it) and the
  * folders outside the project its targets may go to: an entry is taken only when all are as they were. Its document
  * as read (the Org tree, half its size) is not kept, only what the core takes from it (`DocumentMeta`).
  *
@@ -15,11 +16,12 @@ import {createHash} from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import {type DocumentMeta, documentMeta} from '../org/document-meta.ts'
+import {findProjectRoot} from '../project.ts'
 import {stateFolder, writeStateFile} from '../tangle/cache.ts'
 import type {DocumentPlan} from '../tangle/tangle-document.ts'
 
 /** Changes whenever what a file holds changes shape. */
-const FORMAT = 1
+const FORMAT = 2
 
 /** A plan as the core takes it: without the document as read, with what the document declares. */
 export interface KeptPlan {
@@ -33,6 +35,8 @@ interface StoredPlan extends KeptPlan {
   stamp: string
   /** The stamp of each file it read, null for one that was not there. */
   inputs: Record<string, string | null>
+  /** The project the document was in when it was planned, null outside any. */
+  project: string | null
 }
 
 export class SkillPlans {
@@ -62,6 +66,7 @@ export class SkillPlans {
       return undefined
     }
     if (stored?.key !== this.key || stored.stamp !== stamp || stored.plan?.path !== file) return undefined
+    if (stored.project !== projectOf(file)) return undefined
     if (Object.entries(stored.inputs ?? {}).some(([input, was]) => (fileStamp(input) ?? null) !== was)) return undefined
     this.stored.set(file, stamp)
     return {plan: stored.plan, meta: stored.meta}
@@ -71,7 +76,8 @@ export class SkillPlans {
   keep(file: string, stamp: string, kept: KeptPlan): void {
     if (this.stored.get(file) === stamp) return
     const inputs = Object.fromEntries(kept.plan.inputs.map((input) => [input, fileStamp(input) ?? null]))
-    const stored: StoredPlan = {key: this.key, stamp, inputs, plan: {...kept.plan, root: undefined}, meta: kept.meta}
+    const plan = {...kept.plan, root: undefined}
+    const stored: StoredPlan = {key: this.key, stamp, inputs, project: projectOf(file), plan, meta: kept.meta}
     try {
       writeStateFile(this.fileOf(file), JSON.stringify(stored))
       this.stored.set(file, stamp)
@@ -89,6 +95,11 @@ export class SkillPlans {
   private fileOf(file: string): string {
     return path.join(this.folder, `${createHash('sha256').update(file).digest('hex').slice(0, 32)}.json`)
   }
+}
+
+/** The project FILE is in, as its plan's boundary takes it (run-document.ts's `planFile`); null outside any. */
+function projectOf(file: string): string | null {
+  return findProjectRoot(path.dirname(file)) ?? null
 }
 
 /** What PLAN's document declares; nothing for one that could not be read. */
