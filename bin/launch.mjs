@@ -134,16 +134,20 @@ function installationOf(program) {
  * Run PROGRAM (another installation's passepartout) on ARGS in this terminal until it ends; its exit status, or
  * this process ends by the signal that ended it. A SIGTERM (a service manager's stop, sent to this process alone)
  * is passed on; a SIGINT or SIGHUP comes from the terminal, which sends it to both: this process lets the program
- * take it, and ends when the program does.
+ * take it, and ends when the program does. A SIGKILL cannot be passed on: the program's fd 5
+ * (PASSEPARTOUT_HANDED_OVER) is a socket whose other end this process holds, which ends when it does.
  */
 export async function handOver(program, args) {
-  const child = spawn(program, args, {stdio: 'inherit'})
+  // Its end of a socket, which the program is told of: a core started under it stops when this process is killed.
+  const stdio = ['inherit', 'inherit', 'inherit', 'ignore', 'ignore', 'pipe']
+  const child = spawn(program, args, {stdio, env: {...process.env, PASSEPARTOUT_HANDED_OVER: '5'}})
   const passOn = () => child.kill('SIGTERM')
   const leaveIt = () => {}
   process.on('SIGTERM', passOn)
   process.on('SIGINT', leaveIt)
   process.on('SIGHUP', leaveIt)
   const [code, signal] = await once(child, 'exit')
+  child.stdio[5].destroy()
   process.off('SIGTERM', passOn)
   process.off('SIGINT', leaveIt)
   process.off('SIGHUP', leaveIt)

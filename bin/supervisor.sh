@@ -58,7 +58,10 @@ hand_over_to_project_installation() {
 }
 hand_over_to_project_installation "$@"
 
-folder=$(mktemp -d "${TMPDIR:-/tmp}/passepartout-run.XXXXXX") || exit 1
+# In /tmp when TMPDIR names a folder that is gone (a terminal multiplexer's session that ended): a folder of the user's
+# own is a preference, not a need.
+folder=$(mktemp -d "${TMPDIR:-/tmp}/passepartout-run.XXXXXX" 2>/dev/null || mktemp -d /tmp/passepartout-run.XXXXXX) ||
+  exit 1
 trap 'rm -rf "$folder"' EXIT
 mkfifo "$folder/alive" || exit 1
 # Held open for reading and writing, so that opening it never waits: the core's reading end ends when this shell does.
