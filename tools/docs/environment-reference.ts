@@ -64,6 +64,12 @@ const OTHERS: Record<string, Variable> = {
       "the folder of `run`'s supervisor (bin/supervisor.sh), for the core it starts: where the core says its TCP " +
       'port, and the named pipe by which it knows the supervisor is there',
   },
+  PASSEPARTOUT_HANDED_OVER: {
+    source: 'set by passepartout',
+    sets:
+      'the descriptor of a socket a Node that handed a command over to another program (`passepartout --no-frames ' +
+      'run`) holds the other end of: a core started under it stops when that Node is killed',
+  },
   XDG_RUNTIME_DIR: {
     source: 'the environment',
     unset: 'the temporary folder',
