@@ -3,8 +3,10 @@
  * refuses said as `config/invalid` naming the variable (its default holds), never silently dropped.
  */
 import {spawnSync} from 'node:child_process'
+import fs from 'node:fs'
 import path from 'node:path'
 import {describe, expect, it} from 'vitest'
+import {readDotenv} from '../tools/dotenv.ts'
 import {readToolchainSettings, TOOLCHAIN_SETTINGS} from '../tools/settings.ts'
 import {tempProject} from './support/temp-project.ts'
 
@@ -17,6 +19,19 @@ describe('a command given a toolchain setting it refuses', () => {
     const tangled = spawnSync(cli, ['tangle', '--no-frames'], {cwd: dir, encoding: 'utf8', env})
     expect(tangled.stderr).toMatch(/^PASSEPARTOUT_CHECKER_IDLE_MS: error: .*'soon'.* \[config\/invalid\]$/m)
     expect(tangled.stderr).toMatch(/^PASSEPARTOUT_WARM_UP: error: .*'no'.* \[config\/invalid\]$/m)
+  })
+
+  it("says so at its line of the project's .env, where the environment leaves it unset", () => {
+    const dir = tempProject({
+      'org/notes.org': '#+begin_src text :tangle notes.txt\nhello\n#+end_src\n',
+      '.env': '# the checker\nPASSEPARTOUT_CHECKER_IDLE_MS=soon\nPASSEPARTOUT_WARM_UP=no\n',
+    })
+    const env: NodeJS.ProcessEnv = {...process.env, PASSEPARTOUT_WARM_UP: '1'}
+    delete env.PASSEPARTOUT_CHECKER_IDLE_MS
+    const tangled = spawnSync(cli, ['tangle', '--no-frames'], {cwd: dir, encoding: 'utf8', env})
+    expect(tangled.stderr).toMatch(/^\.env:2:1: error: PASSEPARTOUT_CHECKER_IDLE_MS .*'soon'.* \[config\/invalid\]$/m)
+    expect(tangled.stderr).not.toContain('PASSEPARTOUT_WARM_UP')
+    expect(fs.readFileSync(path.join(dir, 'org', 'notes.txt'), 'utf8')).toBe('hello\n')
   })
 })
 
@@ -56,7 +71,58 @@ describe('readToolchainSettings', () => {
 
   it('names for the doctor the variables a person set, not those passepartout sets for its processes', () => {
     const env = {PASSEPARTOUT_CHECKER_IDLE_MS: '2500', PASSEPARTOUT_HOME: '/opt/passepartout', PASSEPARTOUT_BUILD: 'b1'}
-    expect(readToolchainSettings(env).set).toEqual(['PASSEPARTOUT_CHECKER_IDLE_MS'])
+    expect(readToolchainSettings(env).set).toEqual([{name: 'PASSEPARTOUT_CHECKER_IDLE_MS', source: 'the environment'}])
+  })
+})
+
+describe("readToolchainSettings with the project's .env", () => {
+  const dotenvOf = (text: string) => {
+    const dir = tempProject({'.env': text})
+    return readDotenv(dir)
+  }
+
+  it('takes .env for what the environment leaves unset, and says the line that set it', () => {
+    const dotenv = dotenvOf(
+      'PASSEPARTOUT_WARM_UP=0\n# idle\nPASSEPARTOUT_CHECKER_IDLE_MS=100\nPASSEPARTOUT_CHECKER_IDLE_MS=2500\n',
+    )
+    const settings = readToolchainSettings({}, dotenv)
+    expect(settings).toMatchObject({warmUp: false, checkerIdleMs: 2500, problems: []})
+    expect(settings.set).toEqual([
+      {name: 'PASSEPARTOUT_WARM_UP', source: '.env:1'},
+      {name: 'PASSEPARTOUT_CHECKER_IDLE_MS', source: '.env:4'},
+    ])
+  })
+
+  it("takes the environment's value over .env's, an empty one as unset there too", () => {
+    const dotenv = dotenvOf('PASSEPARTOUT_WARM_UP=0\nPASSEPARTOUT_CHECKER_IDLE_MS=2500\n')
+    const settings = readToolchainSettings({PASSEPARTOUT_WARM_UP: '1', PASSEPARTOUT_CHECKER_IDLE_MS: ''}, dotenv)
+    expect(settings).toMatchObject({warmUp: true, checkerIdleMs: undefined, problems: []})
+    expect(settings.set).toEqual([{name: 'PASSEPARTOUT_WARM_UP', source: 'the environment'}])
+  })
+
+  it('refuses a value of .env at its line, and its default holds', () => {
+    const dotenv = dotenvOf('\nPASSEPARTOUT_CHECKER_IDLE_MS=0x10\n')
+    const settings = readToolchainSettings({}, dotenv)
+    expect(settings.checkerIdleMs).toBeUndefined()
+    const [problem] = settings.problems
+    expect([problem?.file, problem?.line, problem?.ruleId]).toEqual([dotenv.file, 2, 'config/invalid'])
+    expect(problem?.reason).toContain('PASSEPARTOUT_CHECKER_IDLE_MS must be a whole number of milliseconds')
+  })
+
+  it('never takes from .env what passepartout sets for the processes it starts', () => {
+    const dotenv = dotenvOf('PASSEPARTOUT_HOME=/elsewhere\nPASSEPARTOUT_BUILD=b2\n')
+    expect(readToolchainSettings({}, dotenv)).toMatchObject({home: undefined, build: undefined, set: []})
+  })
+})
+
+describe('readDotenv', () => {
+  it('reads none where there is no .env, and says a .env that cannot be read, with why', () => {
+    const dir = tempProject({})
+    expect(readDotenv(dir)).toMatchObject({values: {}, problems: []})
+    fs.mkdirSync(path.join(dir, '.env'))
+    const [problem] = readDotenv(dir).problems
+    expect([problem?.file, problem?.ruleId]).toEqual([path.join(dir, '.env'), 'io/read'])
+    expect(problem?.reason).toMatch(/^the \.env file could not be read: EISDIR/)
   })
 })
 

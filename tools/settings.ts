@@ -5,13 +5,16 @@
  * with their own (cli/inputs.ts), the core with those it starts with, and `doctor` says which of these variables are
  * set; the reference of the environment (docs/reference/environment.md) is written from the table.
  *
- * They are read where they are used, each time: a test may set one for the sessions it makes in its own process.
+ * A person sets them in the environment or in the project's .env (the environment's over .env's, as for the core's
+ * own); what passepartout sets for the processes it starts, only in the environment. They are read where they are
+ * used, each time: a test may set one for the sessions it makes in its own process.
  */
 import {type Diagnostic, diagnostic} from './diagnostics.ts'
+import {type Dotenv, lineOf} from './dotenv.ts'
 import {toolchainSettingInvalid} from './messages/io.ts'
 
-/** Who sets a variable: a person, in the environment, or passepartout itself, for the processes it starts. */
-export type ToolchainSource = 'the environment' | 'set by passepartout'
+/** Who sets a variable: a person, in the environment or the project's .env, or passepartout itself, for the processes it starts. */
+export type ToolchainSource = 'the environment, else .env' | 'set by passepartout'
 
 export interface ToolchainSettingRow {
   name: string
@@ -35,7 +38,7 @@ const positiveWholeMs = (value: string) => /^[1-9][0-9]*$/.test(value) && Number
 export const TOOLCHAIN_SETTINGS: readonly ToolchainSettingRow[] = [
   {
     name: 'PASSEPARTOUT_WARM_UP',
-    source: 'the environment',
+    source: 'the environment, else .env',
     unset: '1',
     sets:
       '`0` leaves out the warm-up of the type checker in `watch`: the first saves are checked by the native compiler, ' +
@@ -44,7 +47,7 @@ export const TOOLCHAIN_SETTINGS: readonly ToolchainSettingRow[] = [
   },
   {
     name: 'PASSEPARTOUT_CHECKER_IDLE_MS',
-    source: 'the environment',
+    source: 'the environment, else .env',
     unset: '600000',
     sets:
       'how long the warm type checker of `run` and `watch` stays with no save to re-check before its process ends ' +
@@ -68,23 +71,40 @@ export interface ToolchainSettings {
   warmUp: boolean
   /** PASSEPARTOUT_CHECKER_IDLE_MS: how long the warm checker waits idle; undefined: its own default. */
   checkerIdleMs: number | undefined
-  /** The variables of the table a person set in ENV, in the table's order: for the doctor, never their values. */
-  set: string[]
-  /** The values the table refused, each naming its variable. */
+  /** The variables of the table a person set, in the table's order, each with where (`.env:3`): for the doctor. */
+  set: {name: string; source: string}[]
+  /** The values the table refused, each naming its variable, or placed at its line of .env. */
   problems: Diagnostic[]
 }
 
-/** The toolchain's settings in ENV (the process's environment unless given), each checked by its row. */
-export function readToolchainSettings(env: NodeJS.ProcessEnv = process.env): ToolchainSettings {
+/**
+ * The toolchain's settings in ENV (the process's environment unless given) over DOTENV's (a project's .env, when
+ * given), each checked by its row.
+ */
+export function readToolchainSettings(env: NodeJS.ProcessEnv = process.env, dotenv?: Dotenv): ToolchainSettings {
   const problems: Diagnostic[] = []
+  /** Where ROW's value comes from, if anywhere: an empty value is no value, as in the core's settings. */
+  const sourceOf = (row: ToolchainSettingRow): {value: string; line?: number; inDotenv: boolean} | undefined => {
+    const given = env[row.name]
+    if (given !== undefined || row.source === 'set by passepartout' || !dotenv) {
+      return given === undefined || given === '' ? undefined : {value: given, inDotenv: false}
+    }
+    const written = dotenv.values[row.name]
+    return written === undefined || written === ''
+      ? undefined
+      : {value: written, line: lineOf(dotenv, row.name), inDotenv: true}
+  }
   /** NAME's value, or undefined when it is unset or its row refuses it (said in PROBLEMS). */
   const setting = (name: string): string | undefined => {
-    const value = env[name]
     const row = TOOLCHAIN_SETTINGS.find((each) => each.name === name)!
-    // An empty value is no value, as in the core's settings: the default holds, unsaid.
-    if (value === '') return undefined
-    if (value === undefined || !row.expects || row.expects.holds(value)) return value
-    problems.push(diagnostic(name, toolchainSettingInvalid(name, value, row.expects.words, row.unset ?? 'its default')))
+    const source = sourceOf(row)
+    if (!source || !row.expects || row.expects.holds(source.value)) return source?.value
+    const message = toolchainSettingInvalid(name, source.value, row.expects.words, row.unset ?? 'its default')
+    problems.push(
+      source.line === undefined
+        ? diagnostic(name, message)
+        : diagnostic(dotenv!.file, message, {line: source.line, column: 1}),
+    )
     return undefined
   }
   const idle = setting('PASSEPARTOUT_CHECKER_IDLE_MS')
@@ -93,9 +113,12 @@ export function readToolchainSettings(env: NodeJS.ProcessEnv = process.env): Too
     build: setting('PASSEPARTOUT_BUILD'),
     warmUp: setting('PASSEPARTOUT_WARM_UP') !== '0',
     checkerIdleMs: idle === undefined ? undefined : Number(idle),
-    set: TOOLCHAIN_SETTINGS.filter((row) => row.source === 'the environment' && (env[row.name] ?? '') !== '').map(
-      (row) => row.name,
-    ),
+    set: TOOLCHAIN_SETTINGS.filter((row) => row.source === 'the environment, else .env').flatMap((row) => {
+      const source = sourceOf(row)
+      if (!source) return []
+      const where = !source.inDotenv ? 'the environment' : source.line === undefined ? '.env' : `.env:${source.line}`
+      return [{name: row.name, source: where}]
+    }),
     problems,
   }
 }

@@ -22,6 +22,7 @@ export {printDiagnostics} from './cli/output.ts'
 export {printUsageError, UsageError} from './cli/usage.ts'
 export {RESTART_EXIT_CODE} from './core-process.ts'
 export {debug} from './debug.ts'
+export {type Dotenv, lineOf, readDotenv} from './dotenv.ts'
 export {
   type Diagnostic,
   diagnostic,

@@ -10,6 +10,7 @@ import {describe, expect, it} from 'vitest'
 import {RULES, ruleUrl} from '../../tools/diagnostics.ts'
 import {environmentReference, variablesIn, variablesRead} from '../../tools/docs/environment-reference.ts'
 import {references} from '../../tools/docs/references.ts'
+import {TOOLCHAIN_SETTINGS} from '../../tools/settings.ts'
 import {SETTINGS} from '../../generated/core/settings.ts'
 
 const repo = path.resolve(import.meta.dirname, '../..')
@@ -57,12 +58,15 @@ describe('the variables of the environment the code reads', () => {
   it("lists each row of the core's table of settings with its words, under the source it is read from", () => {
     const reference = environmentReference(variablesRead(repo))
     const section = (title: string) => reference.split(`## ${title}`)[1]!.split('\n## ')[0]!
-    const fromDotenv = section("The core's settings: the environment, else the project's .env")
+    const fromDotenv = section("Settings: the environment, else the project's .env")
     const alone = section('Read from the environment alone')
     for (const row of SETTINGS)
       expect(row.installation ? alone : fromDotenv, row.name).toContain(
         `| \`${row.name}\` | ${row.unset ?? ''} | ${row.sets} |`,
       )
+    // The toolchain's, which a person sets, are read as the core's are.
+    for (const row of TOOLCHAIN_SETTINGS.filter((each) => each.source !== 'set by passepartout'))
+      expect(fromDotenv, row.name).toContain(`| \`${row.name}\` | ${row.unset ?? ''} | ${row.sets} |`)
   })
 
   it('refuses to write a reference missing a variable the code reads, or naming one it does not', () => {

@@ -13,7 +13,6 @@ import {allowOutsideInvalid, noDocuments} from '../messages/io.ts'
 import {noSuchPath} from '../messages/usage.ts'
 import {allowedOutside, defaultFolder, findProjectRoot, listOrgFiles} from '../project.ts'
 import {ProjectSession} from '../session/project-session.ts'
-import {readToolchainSettings} from '../settings.ts'
 import {printDiagnostics} from './output.ts'
 import {type CommandContext, UsageError} from './usage.ts'
 
@@ -47,7 +46,6 @@ export function commandInputs(
   const project = findProjectRoot(folder)
   const allowed = allowedOutside(project, flags.allowOutside, context.cwd)
   const problems = allowed.invalid ? [diagnostic(path.join(project!, 'package.json'), allowOutsideInvalid())] : []
-  problems.push(...readToolchainSettings().problems)
   // Outside any project, each folder the command works on is a root its documents write under, as a project's
   // root is (run-document.ts): a folder of notes may keep its documents in docs/ and their code in src/.
   const looseRoots = project ? [] : inputs.map(folderOf)
@@ -58,6 +56,7 @@ export function commandInputs(
     cache: flags.cache,
     warmOnly: options.warmOnly,
   })
+  problems.push(...session.settingsProblems)
   return {
     session,
     files,

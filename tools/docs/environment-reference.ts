@@ -15,13 +15,13 @@ import {banner, code, table} from './markdown.ts'
 
 /** Where a variable is read from. */
 type Source =
-  | 'the environment, else .env' // the core's settings: the project's .env sets what the environment leaves unset
+  | 'the environment, else .env' // the settings: the project's .env sets what the environment leaves unset
   | 'the environment'
   | 'set by passepartout' // for the processes it starts; no person sets it
 
 /** The heading of the variables of each source. */
 const TITLES: Record<Source, string> = {
-  'the environment, else .env': "The core's settings: the environment, else the project's .env",
+  'the environment, else .env': "Settings: the environment, else the project's .env",
   'the environment': 'Read from the environment alone',
   'set by passepartout': 'Set by passepartout, for the processes it starts',
 }
@@ -79,7 +79,7 @@ const OTHERS: Record<string, Variable> = {
 
 /**
  * Every variable described, the core's settings first: a row of SETTINGS is read from the environment, else .env,
- * unless it is the installation's (read from the environment alone); then the toolchain's, from the environment.
+ * unless it is the installation's (read from the environment alone); then the toolchain's, from the same.
  */
 const ENVIRONMENT: Record<string, Variable> = {
   ...Object.fromEntries(
@@ -145,8 +145,9 @@ export function environmentReference(read: readonly string[]): string {
 
 ${banner("the core's table of settings (org/core/settings.org) and the code that reads each variable (found by tools/docs/environment-reference.ts)")}
 
-Every variable of the environment Passepartout reads. The core's settings are read once, at start, from the
-environment, and those it leaves unset from the project's \`.env\`; the others from the environment alone. A value
+Every variable of the environment Passepartout reads. The core's settings are read once, at start, and the
+toolchain's as a command or the core starts, from the environment, and those it leaves unset from the project's
+\`.env\`; the others from the environment alone. A value
 the core's or the toolchain's table refuses is said as \`config/invalid\`, naming the variable, and its default
 holds. \`passepartout doctor\` says where each setting not at its default was set, never its value. Beside these, the
 variables \`passepartout.json\` names are read where they are used, the environment first, then \`.env\`: a

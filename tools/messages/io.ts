@@ -105,6 +105,11 @@ export function allowOutsideInvalid(): Message {
   }
 }
 
+/** The project's .env exists and could not be read, for WHY: its settings are not used. */
+export function dotenvUnreadable(why: string): Message {
+  return {ruleId: 'io/read', reason: `the .env file could not be read: ${why}`}
+}
+
 /** The toolchain's setting NAME is VALUE, which is not what it EXPECTS: UNSET holds. */
 export function toolchainSettingInvalid(name: string, value: string, expects: string, unset: string): Message {
   return {ruleId: 'config/invalid', reason: `${name} must be ${expects}, not '${value}'; ${unset} is used`}

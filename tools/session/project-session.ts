@@ -13,6 +13,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import {type Diagnostic, diagnostic, isError} from '../diagnostics.ts'
+import {readDotenv} from '../dotenv.ts'
 import {buildGraph, type DocumentGraph, withDependencies} from '../graph/document-graph.ts'
 import {readFailed} from '../messages/io.ts'
 import type {DocumentMeta} from '../org/document-meta.ts'
@@ -75,8 +76,10 @@ export class ProjectSession {
   /** The same plans kept between processes, beside the tangle cache: a boot does not plan unchanged skills again. */
   private readonly keptPlans: SkillPlans | undefined
   private checker: Promise<ProjectChecker> | undefined
-  /** The toolchain's settings (settings.ts), read as the session starts. */
+  /** The toolchain's settings (settings.ts), read as the session starts: the environment over the project's .env. */
   private readonly settings: ToolchainSettings
+  /** What reading them found wrong: the .env that could not be read, a value a setting's row refuses. */
+  readonly settingsProblems: Diagnostic[]
   /**
    * What the last check or re-check found wrong in each document's code (types, sandbox rules): a skill with such
    * a problem is not loaded (`readSkill`), so that the type check gates what the core runs.
@@ -87,7 +90,9 @@ export class ProjectSession {
     const state = options.project ?? options.stateFolder
     this.allowOutside = options.allowOutside ?? []
     this.written = state ? WrittenFiles.open(state) : undefined
-    this.settings = readToolchainSettings()
+    const dotenv = options.project === undefined ? undefined : readDotenv(options.project)
+    this.settings = readToolchainSettings(process.env, dotenv)
+    this.settingsProblems = [...(dotenv?.problems ?? []), ...this.settings.problems]
     const tool = this.settings.build ?? ''
     this.cache =
       state && options.cache !== false ? TangleCache.open(state, {tool, allowOutside: this.allowOutside}) : undefined
