@@ -453,7 +453,7 @@ const printed = (report: {diagnostics: Parameters<typeof formatDiagnostic>[0][]}
  * A re-check reaches the saved documents' files and their importers, which are all in the case's folder: each test
  * saves only there and reads what the re-check printed from there, as from a project of its own, in any order.
  * The folder `deferred` holds the session's deferred documents (its org/core); the project sees Node's types, which
- * the case `edits` imports (its program alone cost as much as the five others').
+ * the case `edits` imports (a program of its own, with those types, cost its test a second of CPU more).
  */
 const WARM: Record<string, Record<string, string>> = {
   changed: {
