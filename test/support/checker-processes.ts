@@ -25,8 +25,18 @@ function commandOf(pid: string): string[] {
 }
 
 /** Until the checkers of DIR are gone: 10 s at most, looked at every 20 ms. */
-export async function checkersGone(dir: string): Promise<boolean> {
-  for (const until = Date.now() + 10_000; Date.now() < until; await new Promise((resolve) => setTimeout(resolve, 20)))
-    if (checkersOf(dir).length === 0) return true
+export function checkersGone(dir: string): Promise<boolean> {
+  return until(() => checkersOf(dir).length === 0)
+}
+
+/** Until a checker of DIR runs: 10 s at most, looked at every 20 ms. */
+export function checkerStarted(dir: string): Promise<boolean> {
+  return until(() => checkersOf(dir).length > 0)
+}
+
+/** Until HOLDS: 10 s at most, looked at every 20 ms; whether it held. */
+async function until(holds: () => boolean): Promise<boolean> {
+  for (const end = Date.now() + 10_000; Date.now() < end; await new Promise((resolve) => setTimeout(resolve, 20)))
+    if (holds()) return true
   return false
 }
