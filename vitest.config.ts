@@ -64,7 +64,7 @@ const BOOTING = ['approvals-page', 'background', 'commands', 'config', 'load-que
 const COMMANDS = ['cli', 'cli-failures', 'any-folder', 'terminal', 'launch', 'org/growth', 'graph/run-deps']
   .concat(['project/init', 'project/read-only', 'project/shipped-skills'])
   .concat(['architecture', 'bundle-maps', 'bench-memory', 'tangle/killed-run', 'tangle/staging-folder'])
-  .concat(['docs/examples', 'project/test-command'])
+  .concat(['docs/examples', 'project/test-command', 'project/installation-modules'])
   .map((name) => `test/${name}.test.ts`)
 const SHARING = [...COMPUTING, ...BOOTING, ...COMMANDS]
 
