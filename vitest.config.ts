@@ -62,9 +62,9 @@ const BOOTING = ['approvals-page', 'background', 'commands', 'config', 'load-que
  * interleaved: 50.4 and 48.4 s of CPU one process each, 47.2 and 46.4 sharing; 95-114 s of wall time, 67-76 sharing).
  */
 const COMMANDS = ['cli', 'cli-failures', 'any-folder', 'terminal', 'launch', 'org/growth', 'graph/run-deps']
-  .concat(['project/init', 'project/read-only', 'project/shipped-skills'])
+  .concat(['project/init', 'project/read-only', 'project/shipped-skills', 'package/package'])
   .concat(['architecture', 'bundle-maps', 'bench-memory', 'tangle/killed-run', 'tangle/staging-folder'])
-  .concat(['docs/examples', 'project/test-command'])
+  .concat(['docs/examples', 'project/test-command', 'project/installation-modules'])
   .map((name) => `test/${name}.test.ts`)
 const SHARING = [...COMPUTING, ...BOOTING, ...COMMANDS]
 
