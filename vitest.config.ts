@@ -54,6 +54,7 @@ const COMPUTING = [
 const BOOTING = ['approvals-page', 'background', 'commands', 'config', 'load-queue', 'loop', 'memory', 'passepartout']
   .concat(['privacy', 'reading', 'schedule-spec', 'schedules', 'sessions', 'skill-ledger', 'skill-services'])
   .concat(['skill-tools', 'turn', 'chat', 'client-commands', 'printing', 'one-shot', 'mcp', 'daemon'])
+  .concat(['core'])
   .map((name) => `generated/core/${name}.test.ts`)
   .concat('generated/skills/scribe.test.ts')
 /**
