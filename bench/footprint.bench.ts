@@ -156,7 +156,7 @@ async function checkerGone(pid: number, deadlineMs: number): Promise<boolean> {
 
 /**
  * The tree of PID at rest: its lowest reading (one a second) over REST_MS, long enough for the core to collect its
- * garbage once its socket is quiet (server.org, 10 s) and for the pages freed to go back to the system.
+ * heap once at rest (server.org, 5 s after its last turn) and for the pages freed to go back to the system.
  */
 async function settled(pid: number): Promise<ProcessMemory[]> {
   let lowest = memoryOfTree(pid)

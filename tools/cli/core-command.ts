@@ -70,8 +70,8 @@ async function prepareServer(home: string, invocation: CommandInvocation, contex
   const handed = port ? {...invocation, values: {...invocation.values, tcp: port}} : invocation
   const flags = [...LINKS, ...YOUNG_GENERATION, ...COLLECTOR]
   const argv = [...flags, path.join(home, 'bin', 'launch.mjs'), CORE_ENTRY, ...commandLine(handed)]
-  // A MALLOC_ARENA_MAX of the caller's own is kept.
-  const env = {...MALLOC_ARENAS, ...pick(process.env, Object.keys(MALLOC_ARENAS)), [SUPERVISOR]: folder}
+  // The caller's own malloc settings are kept.
+  const env = {...MALLOC, ...pick(process.env, Object.keys(MALLOC)), [SUPERVISOR]: folder}
   const [open = '', close = ''] = paletteFor(process.stderr).error('\0').split('\0')
   const assignments = Object.entries(env).map(([name, value]) => `${name}=${shellWord(value)}`)
   const command = [...assignments, ...[process.execPath, ...argv].map(shellWord)]
@@ -133,14 +133,20 @@ const YOUNG_GENERATION = ['--max-semi-space-size=4']
 const COLLECTOR = ['--expose-gc']
 
 /**
- * glibc's malloc gives each thread that allocates at once an arena of its own (up to eight a CPU) and keeps what is
- * freed in it: the core's threads (the daemon's, libuv's, V8's) held 90 MB of memory outside V8's heaps at rest.
- * Two arenas, for the core and what it starts (the skill host, the type checker): with --no-watch on the shipped
- * skills, against glibc's own bound here (16: eight a CPU), a core at rest 182-185 MB resident instead of 215, after
- * 100 clients of 5 tool turns each 258-259 instead of 281-288, for the same CPU (2.20-2.24 s against 2.20-2.28; two
- * runs each, interleaved). A MALLOC_ARENA_MAX of the caller's own is kept.
+ * glibc's malloc, for the core and what it starts (the skill host, the type checker), which inherit it:
+ *
+ * - its arenas: glibc gives each thread that allocates at once an arena of its own (up to eight a CPU) and keeps what
+ *   is freed in it: the core's threads (the daemon's, libuv's, V8's) held 90 MB of memory outside V8's heaps at rest.
+ *   Two: with --no-watch on the shipped skills, against glibc's own bound here (16: eight a CPU), a core at rest
+ *   182-185 MB resident instead of 215, after 100 clients of 5 tool turns each 258-259 instead of 281-288, for the
+ *   same CPU (2.20-2.24 s against 2.20-2.28; two runs each, interleaved);
+ * - what it gives back: glibc raises its bounds as the program frees large blocks (up to 32 MB), after which a block
+ *   of that size comes from an arena and stays in it once freed, and only the top of an arena above the bound goes
+ *   back to the system. Held at 128 KiB (glibc's first bound), a block that large is mapped and unmapped on its own
+ *   and an arena's freed top goes back: V8 allocated 36 MB outside its heap as the core booted (its compilers'
+ *   zones), and the core at rest kept 13-16 MB in its two arenas, 8-10 so bounded.
  */
-const MALLOC_ARENAS = {MALLOC_ARENA_MAX: '2'}
+const MALLOC = {MALLOC_ARENA_MAX: '2', MALLOC_TRIM_THRESHOLD_: '131072', MALLOC_MMAP_THRESHOLD_: '131072'}
 
 /**
  * Tangle the installation's core before the check or the tests of PROJECT, as before a core runs: the project's
