@@ -127,8 +127,11 @@ export class DocProject {
   /** A process COMMAND (a line of the shell) started in the project, both its streams read as one. */
   start(command: string, env: NodeJS.ProcessEnv = {}): Started {
     // The shell gives its place to the command (a signal reaches it), through env when it sets variables first.
+    // --norc: bash takes a socket on its input (Node's pipes are) for a remote shell's and runs the user's ~/.bashrc
+    // when it is the first shell (SHLVL unset or 0, as in a run a program started): a pyenv's there started 20
+    // processes, 0.1 s of CPU, before each command, and could change the PATH the commands run with.
     const line = this.actual(command)
-    const child = spawn('bash', ['-c', `exec 2>&1; exec ${/^\w+=/.test(line) ? 'env ' : ''}${line}`], {
+    const child = spawn('bash', ['--norc', '-c', `exec 2>&1; exec ${/^\w+=/.test(line) ? 'env ' : ''}${line}`], {
       cwd: this.cwd,
       env: this.env(env),
       stdio: ['pipe', 'pipe', 'ignore'],
