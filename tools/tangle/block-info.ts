@@ -28,26 +28,49 @@ export interface BlockInfo {
   name: string | null
 }
 
+/** A text of header arguments a block takes, and where it is written (null: no such text). */
+interface HeaderText {
+  text: string | null
+  origin: Position | undefined
+}
+
+/**
+ * Whether TEXT may hold a value that `org-babel-read` evaluates (header-args.ts, elisp.ts `babelRead`): one that
+ * begins with `(`, `'`, `` ` `` or `[`, or is `*this*`. Where none of these is, evaluated and light readings agree.
+ */
+function evaluable(text: string | null): boolean {
+  return text !== null && /[('`[]|\*this\*/.test(text)
+}
+
 /** Block infos of one document, computed once each ("light" ones leave Lisp forms unevaluated). */
 export class BlockInfos {
   private readonly light = new Map<number, BlockInfo>()
   private readonly full = new Map<number, BlockInfo>()
   private readonly bodies = new Map<number, SourceText>()
+  private readonly headerTexts = new Map<number, readonly HeaderText[]>()
 
   constructor(private readonly doc: OrgDocument) {}
 
+  /**
+   * BLOCK's info, its Lisp forms evaluated when EVALUATE. A block whose header arguments hold nothing evaluation
+   * reads differently (`evaluable`) has one info for both, read once: most blocks, each asked for both.
+   */
   get(block: SrcBlock, evaluate: boolean): BlockInfo {
     const cache = evaluate ? this.full : this.light
     let info = cache.get(block.index)
     if (!info) {
-      info = {
-        block,
-        language: block.language,
-        body: this.body(block),
-        params: mergeParams(this.sources(block, evaluate)),
-        switches: block.switches ?? '',
-        name: block.name,
-      }
+      const texts = this.texts(block)
+      info =
+        evaluate && !texts.some((source) => evaluable(source.text))
+          ? this.get(block, false)
+          : {
+              block,
+              language: block.language,
+              body: this.body(block),
+              params: mergeParams(this.sources(block, texts, evaluate)),
+              switches: block.switches ?? '',
+              name: block.name,
+            }
       cache.set(block.index, info)
     }
     return info
@@ -62,21 +85,31 @@ export class BlockInfos {
     return body
   }
 
-  /** Org's defaults, the inherited `header-args` and `header-args:LANG`, the block line, the `#+HEADER` lines (last first). */
-  private sources(block: SrcBlock, evaluate: boolean): ParamSource[] {
+  /** Org's defaults for BLOCK, then its header-argument TEXTS, each read (`evaluate`: its Lisp forms evaluated). */
+  private sources(block: SrcBlock, texts: readonly HeaderText[], evaluate: boolean): ParamSource[] {
+    return [
+      {args: defaultArguments(block.language), origin: undefined},
+      ...texts.map((source) => ({args: this.parse(source.text, evaluate, source.origin), origin: source.origin})),
+    ]
+  }
+
+  /**
+   * The header-argument texts of BLOCK, in the order they merge: the inherited `header-args` and
+   * `header-args:LANG`, the block line, the `#+HEADER` lines (last first). Found once, for both of its infos.
+   */
+  private texts(block: SrcBlock): readonly HeaderText[] {
+    const found = this.headerTexts.get(block.index)
+    if (found) return found
     const language = block.language
-    const sources: ParamSource[] = [{args: defaultArguments(language), origin: undefined}]
+    const texts: HeaderText[] = []
     for (const property of language === null ? ['header-args'] : ['header-args', `header-args:${language}`]) {
       const inherited = inheritedProperty(this.doc, block.headline, property)
-      sources.push({
-        args: inherited ? this.parse(inherited.value, evaluate, inherited.origins[0]) : [],
-        origin: inherited?.origins[0],
-      })
+      texts.push({text: inherited?.value ?? null, origin: inherited?.origins[0]})
     }
-    sources.push({args: this.parse(block.parameters, evaluate, block.open), origin: block.open})
-    for (const header of [...block.headers].reverse())
-      sources.push({args: this.parse(header.value, evaluate, header.position), origin: header.position})
-    return sources
+    texts.push({text: block.parameters, origin: block.open})
+    for (const header of [...block.headers].reverse()) texts.push({text: header.value, origin: header.position})
+    this.headerTexts.set(block.index, texts)
+    return texts
   }
 
   /** The header arguments of TEXT; Lisp read errors become failures at ORIGIN. */
