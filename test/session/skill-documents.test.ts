@@ -7,6 +7,7 @@ import {spawnSync} from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import {afterEach, describe, expect, it, vi} from 'vitest'
+import {sandboxRulesOf, SandboxVerdicts} from '../../tools/check/sandbox-verdicts.ts'
 import {formatDiagnostic} from '../../tools/diagnostics.ts'
 import {ProjectSession} from '../../tools/session/project-session.ts'
 import {API_VERSION, skillGraph} from '../../tools/session/skill-documents.ts'
@@ -277,6 +278,58 @@ describe("the sandbox rules' remembered verdicts", () => {
     }
     expect(bouncer(project({'package.json': '{}\n'}))).toBe('bouncer: 1 modules parsed, 0 judged clean before')
     expect(bouncer(project({'package.json': '{}\n'}))).toBe('bouncer: 0 modules parsed, 1 judged clean before')
+  })
+
+  it('are shared by a copy of a module in another folder: what decides a verdict is its text, extension and grants, not its path', () => {
+    const cli = path.resolve(import.meta.dirname, '../../bin/passepartout')
+    const cache = project({})
+    const parsed = (dir: string) => {
+      const env = {...process.env, DEBUG: 'passepartout:sandbox', XDG_CACHE_HOME: cache}
+      const result = spawnSync(cli, ['skills', '--json'], {cwd: dir, encoding: 'utf8', env})
+      return result.stderr.match(/runner: .*/)?.[0]
+    }
+    const copy = (extension: string) =>
+      project({
+        'org/skills/runner.org': runner('#+CAPABILITIES: shell\n', ...shell).replace('runner.ts', `runner${extension}`),
+      })
+    expect(parsed(copy('.ts'))).toBe('runner: 1 modules parsed, 0 judged clean before')
+    expect(parsed(copy('.ts'))).toBe('runner: 0 modules parsed, 1 judged clean before')
+    // Another dialect for TypeScript's parser: judged on its own.
+    expect(parsed(copy('.tsx'))).toBe('runner: 1 modules parsed, 0 judged clean before')
+  })
+
+  it('are remembered by a run from the sources, which has no build to key them by', async () => {
+    vi.stubEnv('PASSEPARTOUT_BUILD', '')
+    const dir = project({
+      'node_modules/.keep': '',
+      'org/skills/runner.org': runner('#+CAPABILITIES: shell\n', ...shell),
+    })
+    expect(await status(dir)).toEqual([undefined])
+    expect(Object.keys(JSON.parse(fs.readFileSync(cached(dir), 'utf8')).clean)).toHaveLength(1)
+    fs.writeFileSync(path.join(dir, 'org/skills/runner.org'), runner('', ...shell))
+    expect(await status(dir)).toEqual(['sandbox-blocked', 'sandbox/restricted-import'])
+  })
+
+  it("are forgotten once a source of the rules changes: the rules' identity is their modules' text and the parser's version", () => {
+    const tools = path.resolve(import.meta.dirname, '../../tools')
+    const copied = path.join(project({}), 'tools')
+    fs.cpSync(tools, copied, {recursive: true})
+    const rules = (root: string) => sandboxRulesOf(path.join(root, 'check/sandbox.ts'))
+    const original = rules(tools)
+    expect(rules(copied)).toBe(original)
+    // A module the rules do not import changes nothing; one they import (through another) changes their identity.
+    fs.appendFileSync(path.join(copied, 'cli/main.ts'), '// changed\n')
+    expect(rules(copied)).toBe(original)
+    fs.appendFileSync(path.join(copied, 'check/reading.ts'), '// changed\n')
+    const changed = rules(copied)
+    expect(changed).not.toBe(original)
+    const dir = project({'node_modules/.keep': ''})
+    const module = [path.join(dir, 'runner.ts'), shell.join('\n'), ['shell' as const]] as const
+    const before = SandboxVerdicts.open(dir, original)!
+    before.rememberClean(...module)
+    before.save()
+    expect(SandboxVerdicts.open(dir, changed)!.isClean(...module)).toBe(false)
+    expect(SandboxVerdicts.open(dir, original)!.isClean(...module)).toBe(true)
   })
 })
 

@@ -17,7 +17,7 @@ import {readDotenv} from '../dotenv.ts'
 import {buildGraph, type DocumentGraph, withDependencies} from '../graph/document-graph.ts'
 import {readFailed} from '../messages/io.ts'
 import type {DocumentMeta} from '../org/document-meta.ts'
-import {SandboxVerdicts} from '../check/sandbox-verdicts.ts'
+import {appliedRules, SandboxVerdicts} from '../check/sandbox-verdicts.ts'
 import type {SandboxSuspect} from '../check/warm-messages.ts'
 import {isInside, listOrgFiles, skillsFolder} from '../project.ts'
 import {readToolchainSettings, type ToolchainSettings} from '../settings.ts'
@@ -69,7 +69,7 @@ export class ProjectSession {
   private readonly written: WrittenFiles | undefined
   /** The tangle cache, read once and kept for the session. */
   private readonly cache: TangleCache | undefined
-  /** The sandbox rules' clean verdicts, beside the tangle cache: a skill module judged before is not parsed again. */
+  /** The sandbox rules' clean verdicts (sandbox-verdicts.ts): a module judged before, or a copy of it, is not parsed again. */
   private readonly verdicts: SandboxVerdicts | undefined
   /** The plans of the skill documents tangled last, which the core loads from (with their Org file's stamp). */
   private readonly skillPlans = new Map<string, KeptPlan & {stamp: string}>()
@@ -96,7 +96,8 @@ export class ProjectSession {
     const tool = this.settings.build ?? ''
     this.cache =
       state && options.cache !== false ? TangleCache.open(state, {tool, allowOutside: this.allowOutside}) : undefined
-    this.verdicts = state && options.cache !== false ? SandboxVerdicts.open(state, tool) : undefined
+    this.verdicts =
+      state && options.cache !== false ? SandboxVerdicts.open(state, appliedRules(this.settings.build)) : undefined
     this.keptPlans = state && options.cache !== false ? SkillPlans.open(state, tool, this.allowOutside) : undefined
     this.skillsFolder = options.project && skillsFolder(options.project)
   }

@@ -177,8 +177,8 @@ export function forTheCore(message: Diagnostic): Diagnostic {
 
 /**
  * The sandbox rules `passepartout check` applies, with the same pre-filter: a module whose text names nothing
- * they look for is not judged, nor one whose clean verdict the judge's verdicts remember (same path, text and
- * grants). A module found clean is remembered. A judge that could not answer blocks the skill: its code is not run
+ * they look for is not judged, nor one whose clean verdict the judge's verdicts remember (same rules, dialect,
+ * text and grants). A module found clean is remembered. A judge that could not answer blocks the skill: its code is not run
  * unjudged.
  */
 async function sandboxViolations(document: SkillDocument, {judge, verdicts}: SandboxJudge): Promise<Diagnostic[]> {
