@@ -84,13 +84,14 @@ export async function buildBundle(entry, outdir, {selfContained = false, lean = 
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    packages: selfContained || lean ? 'bundle' : 'external',
+    // A bundle of the core or the command line leaves the packages to Node but those it holds (BUNDLED_PACKAGES).
+    packages: 'bundle',
     // Packages are found as Node finds them in this process (bin/passepartout): by the path of node_modules as
     // written when it links to a folder of another name, where a package's dependencies are found only so.
     preserveSymlinks: process.execArgv.includes('--preserve-symlinks'),
     // The toolchain's public module, as the core imports it, is this repository's TypeScript: bundled, not a package.
     alias: {'passepartout/toolchain': './tools/toolchain.ts'},
-    ...(selfContained || lean ? {} : REQUIRED_PACKAGES),
+    ...(selfContained || lean ? {} : {...REQUIRED_PACKAGES, plugins: [...REQUIRED_PACKAGES.plugins, OUTSIDE]}),
     // Lean, its whitespace and syntax minified (not its names): less for Node to read and compile at each command.
     ...(lean ? {plugins: [LEAN], minifyWhitespace: true, minifySyntax: true} : {}),
     // Each file's map beside it: Node reads a map as it loads the file once maps are on (launch.mjs), and an inline one
@@ -152,6 +153,36 @@ const REQUIRED_PACKAGES = {
       },
     },
   ],
+}
+
+/**
+ * The packages a bundle of the core or the command line holds, though it leaves the others to Node: zod is some
+ * forty modules, which Node resolved, read and compiled one by one at each boot of a core (55-70 ms of CPU, 28-30
+ * bundled into one file; bench/boot.bench.ts). zod shares its registry of schemas through `globalThis` and knows
+ * its schemas by their traits, not their class: a skill's or the MCP SDK's zod, loaded from node_modules, and this
+ * one agree. The other packages stay outside: native ones (libsql), ones loaded only when used (the MCP SDK,
+ * esbuild), single files (croner), and ts-morph, required (REQUIRED).
+ */
+const BUNDLED_PACKAGES = ['zod']
+
+/** The packages of an import path: `zod` of `zod/v4/core`, `@scope/name` of `@scope/name/sub`. */
+function packageOf(imported) {
+  const parts = imported.split('/')
+  return imported.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]
+}
+
+/** Every package a bundle imports stays outside it (Node loads it from node_modules), but BUNDLED_PACKAGES. */
+const OUTSIDE = {
+  name: 'packages-outside',
+  setup(build) {
+    build.onResolve({filter: /^[^./]/}, ({path: imported, kind}) =>
+      kind === 'entry-point' ||
+      imported === 'passepartout/toolchain' ||
+      BUNDLED_PACKAGES.includes(packageOf(imported))
+        ? undefined
+        : {path: imported, external: true},
+    )
+  },
 }
 
 /**
