@@ -10,7 +10,8 @@ const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], {encoding: 'utf8'})
 
 /**
  * The CPU (user and system, ms) PID and its descendants have taken so far, from /proc; with `self: false` its
- * descendants' alone, with `alone` PID's alone; a descendant EXCLUDED (a model server the bench started) is left out
+ * descendants' alone (with `self: 'reaped'`, and what those of them that ended took: a process that measures its own
+ * time more finely than /proc counts it so), with `alone` PID's alone; a descendant EXCLUDED (a model server the bench started) is left out
  * with its own; with
  * `reaped`, each counts too what its children took that it waited for (a process that ended, such as the one that
  * prepared a core's start).
@@ -22,15 +23,16 @@ export function cpuOfTree(
     alone = false,
     excluded,
     reaped = false,
-  }: {self?: boolean; alone?: boolean; excluded?: number; reaped?: boolean} = {},
+  }: {self?: boolean | 'reaped'; alone?: boolean; excluded?: number; reaped?: boolean} = {},
 ): number {
   const stats = processes()
   const tree = alone ? new Set([pid]) : treeOf(pid, stats, excluded)
-  if (!self) tree.delete(pid)
+  if (self !== true) tree.delete(pid)
   const ticks = stats
     .filter((stat) => tree.has(stat.pid))
     .reduce((sum, stat) => sum + stat.ticks + (reaped ? stat.reapedTicks : 0), 0)
-  return (ticks * 1000) / CLOCK_TICKS
+  const reapedBySelf = self === 'reaped' ? (stats.find((stat) => stat.pid === pid)?.reapedTicks ?? 0) : 0
+  return ((ticks + reapedBySelf) * 1000) / CLOCK_TICKS
 }
 
 /** The processes descended from PID (not PID itself), from /proc. */

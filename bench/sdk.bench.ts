@@ -399,9 +399,13 @@ function streamed(
   response.end([...events, chunk(undefined, null, USAGE), 'data: [DONE]\n\n'].join(''))
 }
 
-/** The CPU (user and system, µs → ms) of this process and its descendants but EXCLUDED's, so far. */
+/**
+ * The CPU (user and system, µs → ms) of this process and its descendants but EXCLUDED's, so far, those that ended
+ * included: a type checker's process that leaves while the contenders take their turns (5 s after it judged the
+ * skills) took its time out of the tree, and a round's figure went below zero.
+ */
 function cpuMs(excluded: number): number {
-  const children = cpuOfTree(process.pid, {self: false, excluded})
+  const children = cpuOfTree(process.pid, {self: 'reaped', excluded, reaped: true})
   const own = process.cpuUsage()
   return (own.user + own.system) / 1000 + children
 }
