@@ -10,16 +10,9 @@ import os from 'node:os'
 import path from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {afterAll, beforeAll, expect, it} from 'vitest'
+import {buildBundle} from './support/bundler.ts'
 
 const repo = path.resolve(import.meta.dirname, '..')
-
-interface Bundler {
-  buildBundle(
-    entry: string,
-    outdir: string,
-    options: {selfContained?: boolean; lean?: boolean},
-  ): Promise<{metafile: {inputs: Record<string, unknown>}}>
-}
 
 let folder: string
 let outdir: string
@@ -41,8 +34,7 @@ beforeAll(async () => {
     ].join('\n'),
   )
   outdir = path.join(folder, 'out')
-  const bundler = (await import(pathToFileURL(path.join(repo, 'bin', 'bundle.mjs')).href)) as Bundler
-  const {metafile} = await bundler.buildBundle(path.join(folder, 'entry.ts'), outdir, {})
+  const metafile = await buildBundle(path.join(folder, 'entry.ts'), outdir)
   inputs = Object.keys(metafile.inputs)
   code = fs
     .readdirSync(outdir)

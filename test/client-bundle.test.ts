@@ -7,18 +7,10 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import {pathToFileURL} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {buildBundle} from './support/bundler.ts'
 
 const repo = path.resolve(import.meta.dirname, '..')
-
-interface Bundler {
-  buildBundle(
-    entry: string,
-    outdir: string,
-    options: {lean: boolean},
-  ): Promise<{metafile: {outputs: Record<string, {entryPoint?: string; inputs: Record<string, unknown>}>}}>
-}
 
 /** What a module's path says it is, for those that must not load with a client. */
 const HEAVY = [
@@ -37,10 +29,7 @@ describe("the clients' bundle", () => {
   let files: string[]
   beforeAll(async () => {
     outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-client-bundle-'))
-    const bundler = (await import(pathToFileURL(path.join(repo, 'bin', 'bundle.mjs')).href)) as Bundler
-    const {metafile} = await bundler.buildBundle(path.join(repo, 'generated', 'core', 'clients.ts'), outdir, {
-      lean: true,
-    })
+    const metafile = await buildBundle(path.join(repo, 'generated', 'core', 'clients.ts'), outdir, {lean: true})
     modules = Object.values(metafile.outputs).flatMap((output) => Object.keys(output.inputs))
     files = fs.readdirSync(outdir).filter((file) => file.endsWith('.mjs'))
   })

@@ -8,25 +8,16 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import {pathToFileURL} from 'node:url'
 import {afterAll, beforeAll, expect, it} from 'vitest'
+import {buildBundle} from './support/bundler.ts'
 
 const repo = path.resolve(import.meta.dirname, '..')
-
-interface Bundler {
-  buildBundle(
-    entry: string,
-    outdir: string,
-    options: {selfContained: boolean},
-  ): Promise<{metafile: {inputs: Record<string, unknown>}}>
-}
 
 let outdir: string
 let modules: string[]
 beforeAll(async () => {
   outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-watchdog-bundle-'))
-  const bundler = (await import(pathToFileURL(path.join(repo, 'bin', 'bundle.mjs')).href)) as Bundler
-  const {metafile} = await bundler.buildBundle(path.join(repo, 'generated', 'core', 'host-watchdog.ts'), outdir, {
+  const metafile = await buildBundle(path.join(repo, 'generated', 'core', 'host-watchdog.ts'), outdir, {
     selfContained: true,
   })
   modules = Object.keys(metafile.inputs)
