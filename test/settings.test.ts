@@ -6,7 +6,7 @@ import {spawnSync} from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {readDotenv} from '../tools/dotenv.ts'
+import {DOTENV_MAX_BYTES, readDotenv} from '../tools/dotenv.ts'
 import {readToolchainSettings, TOOLCHAIN_SETTINGS} from '../tools/settings.ts'
 import {tempProject} from './support/temp-project.ts'
 
@@ -122,7 +122,24 @@ describe('readDotenv', () => {
     fs.mkdirSync(path.join(dir, '.env'))
     const [problem] = readDotenv(dir).problems
     expect([problem?.file, problem?.ruleId]).toEqual([path.join(dir, '.env'), 'io/read'])
-    expect(problem?.reason).toMatch(/^the \.env file could not be read: EISDIR/)
+    expect(problem?.reason).toMatch(/^the \.env file could not be read: it is not a regular file/)
+  })
+
+  it.each([
+    ['a named pipe no one writes', (file: string) => spawnSync('mkfifo', [file])],
+    ['a link to an endless device', (file: string) => fs.symlinkSync('/dev/zero', file)],
+    ['a file past the bound', (file: string) => fs.writeFileSync(file, 'A=1\n'.repeat(DOTENV_MAX_BYTES / 4 + 1))],
+  ])('reads none from %s, and says why, at once', (_what, make) => {
+    const dir = tempProject({})
+    make(path.join(dir, '.env'))
+    const dotenv = readDotenv(dir)
+    expect(dotenv.values).toEqual({})
+    expect(dotenv.problems.map((problem) => problem.ruleId)).toEqual(['io/read'])
+  })
+
+  it('reads a file at the bound', () => {
+    const dir = tempProject({'.env': 'A=1\n'.repeat(DOTENV_MAX_BYTES / 4)})
+    expect(readDotenv(dir)).toMatchObject({values: {A: '1'}, problems: []})
   })
 })
 

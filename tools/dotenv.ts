@@ -17,16 +17,36 @@ export interface Dotenv {
   problems: Diagnostic[]
 }
 
-/** ROOT's .env: none when there is no such file; an io/read problem when it cannot be read. */
+/** The most a .env may hold: a file of settings is some lines; anything larger is no .env (a log, a device). */
+export const DOTENV_MAX_BYTES = 1024 * 1024
+
+/**
+ * ROOT's .env: none when there is no such file; an io/read problem when it cannot be read, or is no regular file of
+ * at most DOTENV_MAX_BYTES: a project's .env that is a named pipe, or a link to /dev/zero, made every command that
+ * reads it wait forever.
+ */
 export function readDotenv(root: string): Dotenv {
   const file = path.join(root, '.env')
+  const none = (why: string): Dotenv => ({
+    file,
+    values: {},
+    lines: [],
+    problems: [diagnostic(file, dotenvUnreadable(why))],
+  })
+  let fd: number | undefined
   try {
-    const text = fs.readFileSync(file, 'utf8')
+    // Not blocking: opening a named pipe with no writer would wait for one.
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK)
+    const stat = fs.fstatSync(fd)
+    if (!stat.isFile()) return none('it is not a regular file')
+    if (stat.size > DOTENV_MAX_BYTES) return none(`it holds ${stat.size} bytes, more than ${DOTENV_MAX_BYTES}`)
+    const text = fs.readFileSync(fd, 'utf8')
     return {file, values: parseEnv(text), lines: text.split(/\r?\n/), problems: []}
   } catch (error) {
     const {code, message} = error as NodeJS.ErrnoException
-    const problems = code === 'ENOENT' ? [] : [diagnostic(file, dotenvUnreadable(message))]
-    return {file, values: {}, lines: [], problems}
+    return code === 'ENOENT' ? {file, values: {}, lines: [], problems: []} : none(message)
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd)
   }
 }
 
