@@ -50,6 +50,7 @@ export {
   skillGraph,
 } from './session/skill-documents.ts'
 export {skillTwins} from './session/skill-twins.ts'
+export {stateFolder} from './tangle/cache.ts'
 export {sourceMapOf} from './tangle/source-map.ts'
 export {colourOn, type Palette, paletteFor, PLAIN, printable, readByAPerson} from './terminal.ts'
 export type {SourceText} from './tangle/text.ts'

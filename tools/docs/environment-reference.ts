@@ -56,7 +56,7 @@ const OTHERS: Record<string, Variable> = {
   XDG_CACHE_HOME: {
     source: 'the environment',
     unset: '`~/.cache`',
-    sets: 'where the tangle cache of a folder outside an npm project lives (`passepartout/` under it)',
+    sets: 'where the tangle cache and the compiled skills of a folder outside an npm project live (`passepartout/` under it)',
   },
   PASSEPARTOUT_SUPERVISOR: {
     source: 'set by passepartout',

@@ -266,8 +266,9 @@ export function stateFile(folder: string, name: string): string {
 }
 
 /**
- * The folder of the tangle's state named NAME (`maps`) for the documents under FOLDER, kept where its state files
- * are (`stateFile`): NAME in the project's cache, else NAME-HASH in the user's, HASH one of the real path of FOLDER.
+ * The folder of the state named NAME (the tangle's `maps`, the core's compiled `skills`) for the documents under
+ * FOLDER, kept where the tangle's state files are (`stateFile`): NAME in the project's cache, else NAME-HASH in the
+ * user's, HASH one of the real path of FOLDER, so that two projects never share one.
  * EXISTS says whether a file is there (a run asks its DiskView, which asks the file system once).
  */
 export function stateFolder(folder: string, name: string, exists: (file: string) => boolean = fs.existsSync): string {
