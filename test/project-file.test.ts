@@ -90,14 +90,16 @@ describe('a command given a project file that is a named pipe', () => {
     expect(skills.status, 'the status of a passepartout.json refused').toBe(refused.status)
   })
 
-  it('tangle ends, saying so at the document, and tangles the others', () => {
-    const dir = tempProject({
-      'org/notes.org': '#+begin_src text :tangle notes.txt\nhello\n#+end_src\n',
-    })
-    expect(spawnSync('mkfifo', [path.join(dir, 'org', 'pipe.org')]).status).toBe(0)
+  it.each([
+    ['an Org document', 'org/pipe.org', /^org\/pipe\.org: error: .*it is not a regular file \[io\/read\]$/m],
+    ['its package.json', 'package.json', /^package\.json: error: .*it is not a regular file \[io\/read\]$/m],
+  ])('tangle ends, saying so at %s, and tangles the documents', (_what, pipe, said) => {
+    const dir = tempProject({'org/notes.org': '#+begin_src text :tangle notes.txt\nhello\n#+end_src\n'})
+    fs.rmSync(path.join(dir, pipe), {force: true})
+    expect(spawnSync('mkfifo', [path.join(dir, pipe)]).status).toBe(0)
     const tangled = passepartout(['tangle'], dir)
     expect(tangled.signal, 'tangle ended on its own').toBeNull()
-    expect(tangled.stderr).toMatch(/^org\/pipe\.org: error: .*it is not a regular file \[io\/read\]$/m)
+    expect(tangled.stderr).toMatch(said)
     expect(tangled.status).toBe(1)
     expect(fs.readFileSync(path.join(dir, 'org', 'notes.txt'), 'utf8')).toBe('hello\n')
   })

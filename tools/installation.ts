@@ -11,6 +11,7 @@ import fs from 'node:fs'
 import {createRequire} from 'node:module'
 import path from 'node:path'
 import {findProjectRoot} from './project.ts'
+import {readProjectText, SETTINGS_FILE_MAX_BYTES} from './project-file.ts'
 import {readToolchainSettings} from './settings.ts'
 
 /** The installation running this code: PASSEPARTOUT_HOME, which bin/launch.mjs sets, else the folder above this file. */
@@ -181,11 +182,8 @@ interface Configuration {
  */
 function readConfiguration(file: string): Configuration | undefined {
   const {parse} = createRequire(import.meta.url)('jsonc-parser') as typeof import('jsonc-parser')
-  try {
-    return parse(fs.readFileSync(file, 'utf8'), [], {allowTrailingComma: true}) as Configuration
-  } catch {
-    return undefined
-  }
+  const read = readProjectText(file, SETTINGS_FILE_MAX_BYTES)
+  return read.ok ? (parse(read.text, [], {allowTrailingComma: true}) as Configuration) : undefined
 }
 
 /**

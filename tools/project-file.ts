@@ -16,6 +16,9 @@ import {type Unreadable, unreadableWhy} from './messages/io.ts'
  */
 export const ORG_DOCUMENT_MAX_BYTES = 16 * 1024 * 1024
 
+/** The most a file of settings (package.json, tsconfig.json) may hold: some lines; anything larger is none. */
+export const SETTINGS_FILE_MAX_BYTES = 1024 * 1024
+
 /** What reading a project's file gave: its bytes, or why not (`missing`: there is no such file). */
 export type ProjectFileRead = {ok: true; bytes: Buffer} | {ok: false; missing: boolean; why: string}
 

@@ -15,6 +15,7 @@
 import fs from 'node:fs'
 import {createRequire} from 'node:module'
 import path from 'node:path'
+import {readProjectText, SETTINGS_FILE_MAX_BYTES} from '../project-file.ts'
 
 const PACKAGE_RECORDS = ['.package-lock.json', '.modules.yaml', '.yarn-state.yml']
 
@@ -47,13 +48,9 @@ export function configurationChain(config: string): string[] {
  * configuration may hold comments and trailing commas, and the names are all that is needed of it.
  */
 function extendedNames(file: string): string[] {
-  let text: string
-  try {
-    text = fs.readFileSync(file, 'utf8')
-  } catch {
-    return []
-  }
-  const value = /"extends"\s*:\s*("(?:[^"\\]|\\.)*"|\[[^\]]*\])/.exec(text)?.[1]
+  const read = readProjectText(file, SETTINGS_FILE_MAX_BYTES)
+  if (!read.ok) return []
+  const value = /"extends"\s*:\s*("(?:[^"\\]|\\.)*"|\[[^\]]*\])/.exec(read.text)?.[1]
   if (!value) return []
   return [...value.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((match) => match[1]!)
 }

@@ -13,6 +13,7 @@ import os from 'node:os'
 import path from 'node:path'
 import {compilerExited} from '../messages/check.ts'
 import {isInside, userStateFolder} from '../project.ts'
+import {readProjectText, SETTINGS_FILE_MAX_BYTES} from '../project-file.ts'
 import {configurationChain} from './compiler-inputs.ts'
 import {stampOf} from './file-records.ts'
 import {DEFAULT_COMPILER_OPTIONS, type TsProblem} from './checker.ts'
@@ -128,11 +129,8 @@ export class NativeChecker {
  */
 function defaultTypeRoots(tsconfig: string): string[] | undefined {
   const named = configurationChain(tsconfig).some((file) => {
-    try {
-      return /"typeRoots"\s*:/.test(fs.readFileSync(file, 'utf8'))
-    } catch {
-      return false
-    }
+    const read = readProjectText(file, SETTINGS_FILE_MAX_BYTES)
+    return read.ok && /"typeRoots"\s*:/.test(read.text)
   })
   if (named) return undefined
   const roots: string[] = []
