@@ -7,6 +7,8 @@ import {spawnSync} from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import {describe, expect, it} from 'vitest'
+import {unreadableConfiguration} from '../tools/check/compiler-inputs.ts'
+import {installedPackage} from '../tools/installation.ts'
 import {readProjectFile} from '../tools/project-file.ts'
 import {tempProject} from './support/temp-project.ts'
 
@@ -102,5 +104,43 @@ describe('a command given a project file that is a named pipe', () => {
     expect(tangled.stderr).toMatch(said)
     expect(tangled.status).toBe(1)
     expect(fs.readFileSync(path.join(dir, 'org', 'notes.txt'), 'utf8')).toBe('hello\n')
+  })
+
+  it('check ends, saying the compiler cannot run for a tsconfig.json it cannot read', () => {
+    const dir = tempProject({
+      'org/notes.org': '#+begin_src typescript :tangle notes.ts\nexport const a = 1\n#+end_src\n',
+    })
+    expect(spawnSync('mkfifo', [path.join(dir, 'tsconfig.json')]).status).toBe(0)
+    const checked = passepartout(['check'], dir)
+    expect(checked.signal, 'check ended on its own').toBeNull()
+    expect(checked.stderr).toMatch(
+      /^tsconfig\.json: error: .*tsconfig\.json: it is not a regular file \[check\/compiler\]$/m,
+    )
+    expect(checked.status).toBe(1)
+  })
+})
+
+describe('the configuration the compiler reads', () => {
+  it.each([
+    ['all regular files', {}, undefined],
+    ['a package.json that is a named pipe', {pipe: 'package.json'}, /package\.json: it is not a regular file$/],
+    ['a tsconfig.json that is a named pipe', {pipe: 'tsconfig.json'}, /tsconfig\.json: it is not a regular file$/],
+    ['a configuration it extends that is a named pipe', {pipe: 'base.json'}, /base\.json: it is not a regular file$/],
+  ])('with %s is said unreadable at once, or not at all', (_what, {pipe}: {pipe?: string}, said) => {
+    const dir = tempProject({'tsconfig.json': '{"extends": "./base.json"}', 'base.json': '{}'})
+    if (pipe) {
+      fs.rmSync(path.join(dir, pipe))
+      expect(spawnSync('mkfifo', [path.join(dir, pipe)]).status).toBe(0)
+    }
+    const why = unreadableConfiguration(dir, path.join(dir, 'tsconfig.json'))
+    if (said) expect(why).toMatch(said)
+    else expect(why).toBeUndefined()
+  })
+
+  it('finds no package in a folder whose package.json is a named pipe, at once', () => {
+    const dir = tempProject({})
+    fs.rmSync(path.join(dir, 'package.json'))
+    expect(spawnSync('mkfifo', [path.join(dir, 'package.json')]).status).toBe(0)
+    expect(installedPackage(path.join(dir, 'org'), 'zod')).toBeUndefined()
   })
 })

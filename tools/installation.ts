@@ -111,8 +111,31 @@ export function lackedPackages(folder: string, home: string): (typeof GIVEN_PACK
 
 /** The folder of the package NAME as a module in FOLDER finds it (FOLDER's node_modules, or one above); undefined when none. */
 export function installedPackage(folder: string, name: string): string | undefined {
+  if (!packageScopeReadable(folder)) return undefined
   try {
     return path.dirname(createRequire(path.join(folder, 'package.json')).resolve(`${name}/package.json`))
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Whether Node may read the package.json nearest FOLDER (at or above it), which it reads to resolve from there: there
+ * is none, or it is a regular file. Node opens it with an open that waits: a named pipe there held the process for
+ * good. Its stat is enough to know, and reads nothing.
+ */
+function packageScopeReadable(folder: string): boolean {
+  for (let dir = path.resolve(folder); ; dir = path.dirname(dir)) {
+    const stat = statOf(path.join(dir, 'package.json'))
+    if (stat) return stat.isFile()
+    if (path.dirname(dir) === dir) return true
+  }
+}
+
+/** FILE's stat (links followed); undefined when there is none there (or a file where a folder of its path is). */
+function statOf(file: string): fs.Stats | undefined {
+  try {
+    return fs.statSync(file)
   } catch {
     return undefined
   }
