@@ -118,6 +118,18 @@ describe('a command given a project file that is a named pipe', () => {
     )
     expect(checked.status).toBe(1)
   })
+  it('check ends and checks, its own state files being named pipes, as with none', () => {
+    const dir = tempProject({
+      'org/notes.org': '#+begin_src typescript :tangle notes.ts\nexport const a = 1\n#+end_src\n',
+      'node_modules/.cache/passepartout/.keep': '',
+    })
+    for (const state of ['tangle', 'written', 'check'])
+      expect(spawnSync('mkfifo', [path.join(dir, 'node_modules/.cache/passepartout', `${state}.json`)]).status).toBe(0)
+    const checked = passepartout(['check'], dir)
+    expect(checked.signal, 'check ended on its own').toBeNull()
+    expect([checked.status, checked.stderr]).toEqual([0, ''])
+    expect(checked.stdout).toMatch(/^checked 1 TypeScript file: 0 errors/m)
+  })
 })
 
 describe('the configuration the compiler reads', () => {

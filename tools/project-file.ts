@@ -19,6 +19,12 @@ export const ORG_DOCUMENT_MAX_BYTES = 16 * 1024 * 1024
 /** The most a file of settings (package.json, tsconfig.json) may hold: some lines; anything larger is none. */
 export const SETTINGS_FILE_MAX_BYTES = 1024 * 1024
 
+/**
+ * The most a file the toolchain keeps for itself (its caches, its journal) is read to: the tangle's cache of this
+ * repository's 75 documents is 110 KB. One larger is none the toolchain wrote, and is read as none.
+ */
+export const STATE_FILE_MAX_BYTES = 64 * 1024 * 1024
+
 /** What reading a project's file gave: its bytes, or why not (`missing`: there is no such file). */
 export type ProjectFileRead = {ok: true; bytes: Buffer} | {ok: false; missing: boolean; why: string}
 
