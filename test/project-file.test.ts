@@ -118,6 +118,19 @@ describe('a command given a project file that is a named pipe', () => {
     )
     expect(checked.status).toBe(1)
   })
+  it('check ends, a target of a document being a named pipe, saying tangle cannot write there', () => {
+    const dir = tempProject({
+      'org/notes.org': '#+begin_src typescript :tangle notes.ts\nexport const a = 1\n#+end_src\n',
+    })
+    expect(passepartout(['check'], dir).status, 'a first check writes notes.ts').toBe(0)
+    fs.rmSync(path.join(dir, 'org', 'notes.ts'))
+    expect(spawnSync('mkfifo', [path.join(dir, 'org', 'notes.ts')]).status).toBe(0)
+    const checked = passepartout(['check'], dir)
+    expect(checked.signal, 'check ended on its own').toBeNull()
+    expect(checked.stderr).toMatch(/^org\/notes\.org:1:1: error: .*is a named pipe, not a file.* \[io\/write\]$/m)
+    expect(checked.status).toBe(1)
+  })
+
   it('check ends and checks, its own state files being named pipes, as with none', () => {
     const dir = tempProject({
       'org/notes.org': '#+begin_src typescript :tangle notes.ts\nexport const a = 1\n#+end_src\n',
