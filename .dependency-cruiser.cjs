@@ -128,6 +128,7 @@ const TOOLCHAIN_LAYERS = [
       'code-frame',
       'terminal',
       'project',
+      'project-file',
       'dotenv',
       'settings',
       'installation',

@@ -213,7 +213,7 @@ export const RULES = {
   ],
   'io/read': [
     'error',
-    'a file could not be read: at the block whose target it is when there is one (a NUL byte in the name, a name over 255 bytes, a path over 4095, a file where a folder should be); nothing of that document is written, the other documents are',
+    'a file could not be read: at the block whose target it is when there is one (a NUL byte in the name, a name over 255 bytes, a path over 4095, a file where a folder should be); nothing of that document is written, the other documents are. A file a project holds (an Org document, .env, package.json, passepartout.json, tsconfig.json) is read only when it is a regular file of at most 16 MiB (a document) or 1 MiB (settings), without waiting: a named pipe or a link to a device is said here at the file, at once',
   ],
   'io/write': [
     'error',

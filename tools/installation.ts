@@ -11,6 +11,7 @@ import fs from 'node:fs'
 import {createRequire} from 'node:module'
 import path from 'node:path'
 import {findProjectRoot} from './project.ts'
+import {readProjectText, SETTINGS_FILE_MAX_BYTES} from './project-file.ts'
 import {readToolchainSettings} from './settings.ts'
 
 /** The installation running this code: PASSEPARTOUT_HOME, which bin/launch.mjs sets, else the folder above this file. */
@@ -110,8 +111,31 @@ export function lackedPackages(folder: string, home: string): (typeof GIVEN_PACK
 
 /** The folder of the package NAME as a module in FOLDER finds it (FOLDER's node_modules, or one above); undefined when none. */
 export function installedPackage(folder: string, name: string): string | undefined {
+  if (!packageScopeReadable(folder)) return undefined
   try {
     return path.dirname(createRequire(path.join(folder, 'package.json')).resolve(`${name}/package.json`))
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Whether Node may read the package.json nearest FOLDER (at or above it), which it reads to resolve from there: there
+ * is none, or it is a regular file. Node opens it with an open that waits: a named pipe there held the process for
+ * good. Its stat is enough to know, and reads nothing.
+ */
+function packageScopeReadable(folder: string): boolean {
+  for (let dir = path.resolve(folder); ; dir = path.dirname(dir)) {
+    const stat = statOf(path.join(dir, 'package.json'))
+    if (stat) return stat.isFile()
+    if (path.dirname(dir) === dir) return true
+  }
+}
+
+/** FILE's stat (links followed); undefined when there is none there (or a file where a folder of its path is). */
+function statOf(file: string): fs.Stats | undefined {
+  try {
+    return fs.statSync(file)
   } catch {
     return undefined
   }
@@ -181,11 +205,8 @@ interface Configuration {
  */
 function readConfiguration(file: string): Configuration | undefined {
   const {parse} = createRequire(import.meta.url)('jsonc-parser') as typeof import('jsonc-parser')
-  try {
-    return parse(fs.readFileSync(file, 'utf8'), [], {allowTrailingComma: true}) as Configuration
-  } catch {
-    return undefined
-  }
+  const read = readProjectText(file, SETTINGS_FILE_MAX_BYTES)
+  return read.ok ? (parse(read.text, [], {allowTrailingComma: true}) as Configuration) : undefined
 }
 
 /**

@@ -26,43 +26,6 @@ export function defaultFolder(cwd: string): string {
 }
 
 /**
- * The folders outside the project where targets may go: those named on the command line (GIVEN, relative to
- * CWD) and in the project's package.json (`"passepartout": {"allowOutside": ["~/.config"]}`, relative to the
- * project), absolute, `~` expanded with HOME. `/` allows everywhere. A setting that is not a list of strings
- * is `invalid`: said, not guessed at.
- */
-export function allowedOutside(
-  project: string | undefined,
-  given: readonly string[],
-  cwd: string,
-): {folders: string[]; invalid: boolean} {
-  const folders = given.map((folder) => absoluteFolder(folder, cwd))
-  let invalid = false
-  if (project) {
-    let setting: unknown
-    try {
-      setting = (
-        JSON.parse(fs.readFileSync(path.join(project, 'package.json'), 'utf8')) as {
-          passepartout?: {allowOutside?: unknown}
-        }
-      )?.passepartout?.allowOutside
-    } catch {
-      setting = undefined
-    }
-    if (Array.isArray(setting) && setting.every((folder) => typeof folder === 'string' && folder !== ''))
-      folders.push(...setting.map((folder) => absoluteFolder(folder, project)))
-    else if (setting !== undefined) invalid = true
-  }
-  return {folders: [...new Set(folders)].sort(), invalid}
-}
-
-function absoluteFolder(folder: string, base: string): string {
-  const home = process.env.HOME
-  const expanded = home && (folder === '~' || folder.startsWith('~/')) ? path.join(home, folder.slice(1)) : folder
-  return path.resolve(base, expanded)
-}
-
-/**
  * This user's folder for what the toolchain keeps of documents outside any npm project: $XDG_CACHE_HOME/
  * passepartout, or ~/.cache/passepartout. Never the temporary folder, which every user of the machine shares:
  * a folder there made by one user cannot be written by the next, and what another leaves there (a journal of a

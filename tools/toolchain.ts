@@ -35,6 +35,7 @@ export {
 } from './diagnostics.ts'
 export type {DependencyEntry, DocumentMeta} from './org/document-meta.ts'
 export {installationRoot, packageFolder} from './installation.ts'
+export {readProjectFile, readProjectText, SETTINGS_FILE_MAX_BYTES} from './project-file.ts'
 export {findProjectRoot} from './project.ts'
 export {type CheckReport, hasCheckErrors} from './session/project-checker.ts'
 export {ProjectSession, type SessionOptions} from './session/project-session.ts'

@@ -26,11 +26,10 @@
  * temporary file and renamed into place; a file that is damaged, of another
  * shape or of another key is ignored.
  */
-import fs from 'node:fs'
 import {array, literal, number, object, optional, string} from '../shape.ts'
 import type {TsProblem} from './checker.ts'
 import {type FileRecord, fileRecordsShape, RACY_MS, recordOf, stampOf, unchanged} from './file-records.ts'
-import {writeStateFile} from '../tangle/cache.ts'
+import {readStateJson, writeStateFile} from '../tangle/cache.ts'
 
 /** Changes whenever what the file holds changes shape. */
 const FORMAT = 1
@@ -78,13 +77,8 @@ export class CheckMemory {
   /** The memory in FILE, for the checks whose key parts are PARTS (see above). */
   static open(file: string, parts: {tool: string; compiler: string; tsconfig: string | undefined}): CheckMemory {
     const key = JSON.stringify({format: FORMAT, ...parts})
-    let stored: unknown
-    try {
-      stored = JSON.parse(fs.readFileSync(file, 'utf8'))
-    } catch {
-      // None yet, or one cut short: this check answers afresh.
-      stored = undefined
-    }
+    // None yet, or one cut short: this check answers afresh.
+    const stored = readStateJson(file)
     const answer = answerShape(stored) && stored.key === key ? (stored as Answer) : undefined
     return new CheckMemory(file, key, answer)
   }

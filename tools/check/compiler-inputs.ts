@@ -15,6 +15,8 @@
 import fs from 'node:fs'
 import {createRequire} from 'node:module'
 import path from 'node:path'
+import {readFailed} from '../messages/io.ts'
+import {readProjectFile, readProjectText, SETTINGS_FILE_MAX_BYTES} from '../project-file.ts'
 
 const PACKAGE_RECORDS = ['.package-lock.json', '.modules.yaml', '.yarn-state.yml']
 
@@ -24,6 +26,24 @@ export function configurationInputs(project: string, tsconfig: string | undefine
   const files = [path.join(project, 'package.json'), ...records]
   if (tsconfig) files.push(...configurationChain(tsconfig))
   return files
+}
+
+/**
+ * Why the compiler cannot be run for PROJECT with TSCONFIG: a file of its configuration (package.json, tsconfig.json
+ * or one it extends) that exists and that the reader of a project's files refuses, said as that reader says it;
+ * undefined when all can be read. The compiler and Node's resolver read them with an open that waits: a named pipe
+ * there held the check, and a core judging its skills, for good.
+ */
+export function unreadableConfiguration(project: string | undefined, tsconfig: string | undefined): string | undefined {
+  const files = [
+    ...(project ? [path.join(project, 'package.json')] : []),
+    ...(tsconfig ? configurationChain(tsconfig) : []),
+  ]
+  for (const file of files) {
+    const read = readProjectFile(file, SETTINGS_FILE_MAX_BYTES)
+    if (!read.ok && !read.missing) return readFailed(file, read.why).reason
+  }
+  return undefined
 }
 
 /** CONFIG and every configuration it extends, in the order the compiler reads them; each once. */
@@ -47,13 +67,9 @@ export function configurationChain(config: string): string[] {
  * configuration may hold comments and trailing commas, and the names are all that is needed of it.
  */
 function extendedNames(file: string): string[] {
-  let text: string
-  try {
-    text = fs.readFileSync(file, 'utf8')
-  } catch {
-    return []
-  }
-  const value = /"extends"\s*:\s*("(?:[^"\\]|\\.)*"|\[[^\]]*\])/.exec(text)?.[1]
+  const read = readProjectText(file, SETTINGS_FILE_MAX_BYTES)
+  if (!read.ok) return []
+  const value = /"extends"\s*:\s*("(?:[^"\\]|\\.)*"|\[[^\]]*\])/.exec(read.text)?.[1]
   if (!value) return []
   return [...value.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((match) => match[1]!)
 }

@@ -9,6 +9,7 @@
  * would keep it), so that file is read and hashed every time.
  */
 import fs from 'node:fs'
+import {readProjectFile} from '../project-file.ts'
 import {array, nullable, object, string} from '../shape.ts'
 import {hashOf} from '../tangle/written.ts'
 
@@ -22,6 +23,13 @@ export interface FileRecord {
 }
 
 export const fileRecordsShape = array(object({path: string, stamp: nullable(string), hash: nullable(string)}))
+
+/**
+ * The most a recorded file is read to: far over the largest the compiler reads (TypeScript's lib.dom.d.ts, 2.3 MB).
+ * One that is no regular file (a named pipe put in place of package.json), or larger, is recorded as not there: the
+ * memory then holds no answer for it, and the compiler is asked.
+ */
+const RECORDED_MAX_BYTES = 64 * 1024 * 1024
 
 /** How recent a change must be for its stamp to be doubted (the tangle cache's rule: cache.ts). */
 export const RACY_MS = 50
@@ -43,13 +51,8 @@ export function recordOf(file: string, known?: FileRecord): FileRecord {
   if (!now) return {path: file, stamp: null, hash: null}
   const trusted = Date.now() - now.changedMs >= RACY_MS ? now.stamp : null
   if (known?.stamp && known.stamp === now.stamp && known.hash) return {path: file, stamp: known.stamp, hash: known.hash}
-  let bytes: Buffer
-  try {
-    bytes = fs.readFileSync(file)
-  } catch {
-    return {path: file, stamp: null, hash: null}
-  }
-  return {path: file, stamp: trusted, hash: hashOf(bytes)}
+  const read = readProjectFile(file, RECORDED_MAX_BYTES)
+  return read.ok ? {path: file, stamp: trusted, hash: hashOf(read.bytes)} : {path: file, stamp: null, hash: null}
 }
 
 /**

@@ -13,6 +13,7 @@ import os from 'node:os'
 import path from 'node:path'
 import {compilerExited} from '../messages/check.ts'
 import {isInside, userStateFolder} from '../project.ts'
+import {readProjectText, SETTINGS_FILE_MAX_BYTES} from '../project-file.ts'
 import {configurationChain} from './compiler-inputs.ts'
 import {stampOf} from './file-records.ts'
 import {DEFAULT_COMPILER_OPTIONS, type TsProblem} from './checker.ts'
@@ -90,7 +91,10 @@ export class NativeChecker {
     // Real paths throughout: when node_modules (where the configuration goes) is a link, the compiler runs in
     // the real folder and names files from there; each is named back as the caller knows it.
     const workDir = fs.realpathSync(this.workDir)
-    const known = new Map(roots.filter((root) => fs.existsSync(root)).map((root) => [fs.realpathSync(root), root]))
+    // Regular files only: the compiler opens a root with an open that waits, and a named pipe put where a document
+    // writes held it, and the check, for good (tangle refuses to write there, and says so).
+    const regular = roots.filter((root) => fs.statSync(root, {throwIfNoEntry: false})?.isFile())
+    const known = new Map(regular.map((root) => [fs.realpathSync(root), root]))
     const config = path.join(workDir, `tsconfig.${process.pid}.${configs++}.json`)
     fs.writeFileSync(config, JSON.stringify(this.configFor([...known.keys()], workDir)))
     try {
@@ -128,11 +132,8 @@ export class NativeChecker {
  */
 function defaultTypeRoots(tsconfig: string): string[] | undefined {
   const named = configurationChain(tsconfig).some((file) => {
-    try {
-      return /"typeRoots"\s*:/.test(fs.readFileSync(file, 'utf8'))
-    } catch {
-      return false
-    }
+    const read = readProjectText(file, SETTINGS_FILE_MAX_BYTES)
+    return read.ok && /"typeRoots"\s*:/.test(read.text)
   })
   if (named) return undefined
   const roots: string[] = []

@@ -34,7 +34,7 @@ import fs from 'node:fs'
 import {createRequire} from 'node:module'
 import path from 'node:path'
 import {userStateFolder} from '../project.ts'
-import {stateFile, writeStateFile} from '../tangle/cache.ts'
+import {readStateJson, stateFile, writeStateFile} from '../tangle/cache.ts'
 import {number, object, record} from '../shape.ts'
 import type {Capability} from './capabilities.ts'
 
@@ -64,13 +64,8 @@ export class SandboxVerdicts {
   static open(folder: string, rules: string | undefined): SandboxVerdicts | undefined {
     if (!rules) return undefined
     const file = verdictsFile(folder)
-    let stored: unknown
-    try {
-      stored = JSON.parse(fs.readFileSync(file, 'utf8'))
-    } catch {
-      // None yet, or one cut short: every module is parsed, and the file is written afresh.
-      stored = undefined
-    }
+    // None yet, or one cut short: every module is parsed, and the file is written afresh.
+    const stored = readStateJson(file)
     const clean = fileShape(stored) && stored.format === FORMAT ? stored.clean : {}
     return new SandboxVerdicts(file, rules, clean)
   }

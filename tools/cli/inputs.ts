@@ -8,10 +8,11 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import {type Diagnostic, diagnostic} from '../diagnostics.ts'
-import {allowOutsideInvalid, noDocuments} from '../messages/io.ts'
+import {type Diagnostic, diagnostic, type Message} from '../diagnostics.ts'
+import {allowOutsideInvalid, noDocuments, readFailed} from '../messages/io.ts'
 import {noSuchPath} from '../messages/usage.ts'
-import {allowedOutside, defaultFolder, findProjectRoot, listOrgFiles} from '../project.ts'
+import {defaultFolder, findProjectRoot, listOrgFiles} from '../project.ts'
+import {readProjectText, SETTINGS_FILE_MAX_BYTES} from '../project-file.ts'
 import {ProjectSession} from '../session/project-session.ts'
 import {printDiagnostics} from './output.ts'
 import {type CommandContext, UsageError} from './usage.ts'
@@ -45,7 +46,7 @@ export function commandInputs(
   const folder = folderOf(inputs[0]!)
   const project = findProjectRoot(folder)
   const allowed = allowedOutside(project, flags.allowOutside, context.cwd)
-  const problems = allowed.invalid ? [diagnostic(path.join(project!, 'package.json'), allowOutsideInvalid())] : []
+  const problems = allowed.problem ? [diagnostic(path.join(project!, 'package.json'), allowed.problem)] : []
   // Outside any project, each folder the command works on is a root its documents write under, as a project's
   // root is (run-document.ts): a folder of notes may keep its documents in docs/ and their code in src/.
   const looseRoots = project ? [] : inputs.map(folderOf)
@@ -63,6 +64,48 @@ export function commandInputs(
     folders: inputs.filter((root) => fs.statSync(root, {throwIfNoEntry: false})?.isDirectory()),
     problems,
   }
+}
+
+/**
+ * The folders outside the project where targets may go: those named on the command line (GIVEN, relative to
+ * CWD) and in the project's package.json (`"passepartout": {"allowOutside": ["~/.config"]}`, relative to the
+ * project), absolute, `~` expanded with HOME. `/` allows everywhere. A setting that is not a list of strings is
+ * the `problem`, said, not guessed at, as is a package.json that cannot be read (project-file.ts): either allows
+ * nothing beyond GIVEN.
+ */
+function allowedOutside(
+  project: string | undefined,
+  given: readonly string[],
+  cwd: string,
+): {folders: string[]; problem?: Message} {
+  const folders = given.map((folder) => absoluteFolder(folder, cwd))
+  const setting = project === undefined ? {} : allowOutsideSetting(project)
+  if ('problem' in setting) return {folders: [...new Set(folders)].sort(), problem: setting.problem}
+  const {allowOutside} = setting
+  if (Array.isArray(allowOutside) && allowOutside.every((folder) => typeof folder === 'string' && folder !== ''))
+    folders.push(...allowOutside.map((folder: string) => absoluteFolder(folder, project!)))
+  else if (allowOutside !== undefined) return {folders: [...new Set(folders)].sort(), problem: allowOutsideInvalid()}
+  return {folders: [...new Set(folders)].sort()}
+}
+
+/** PROJECT's package.json's `"passepartout": {"allowOutside": …}` as written (none in a file that is not JSON); the problem when it cannot be read. */
+function allowOutsideSetting(project: string): {allowOutside?: unknown} | {problem: Message} {
+  const file = path.join(project, 'package.json')
+  const read = readProjectText(file, SETTINGS_FILE_MAX_BYTES)
+  if (!read.ok) return read.missing ? {} : {problem: readFailed(file, read.why)}
+  try {
+    return {
+      allowOutside: (JSON.parse(read.text) as {passepartout?: {allowOutside?: unknown}})?.passepartout?.allowOutside,
+    }
+  } catch {
+    return {}
+  }
+}
+
+function absoluteFolder(folder: string, base: string): string {
+  const home = process.env.HOME
+  const expanded = home && (folder === '~' || folder.startsWith('~/')) ? path.join(home, folder.slice(1)) : folder
+  return path.resolve(base, expanded)
 }
 
 /** The folder ROOT names: itself, or the folder of a file. */

@@ -4,9 +4,9 @@
  * suggestion, when it has them; then the Org lines around it when stderr is a terminal (or `--frames`
  * asks for them). Every line printable, and coloured when stderr is a terminal (`terminal.ts`).
  */
-import fs from 'node:fs'
 import {codeFrame, type Diagnostic, formatDetails, formatDiagnostic} from '../diagnostics.ts'
 import {decodeOrg} from '../org/decode.ts'
+import {ORG_DOCUMENT_MAX_BYTES, readProjectFile} from '../project-file.ts'
 import {paletteFor, printable} from '../terminal.ts'
 
 export interface Printer {
@@ -30,9 +30,6 @@ export function printDiagnostics(diagnostics: readonly Diagnostic[], printer: Pr
 
 /** The file as the reader saw it (decoded, line endings converted), for code frames. */
 function readSource(file: string): string | undefined {
-  try {
-    return decodeOrg(fs.readFileSync(file)).text
-  } catch {
-    return undefined
-  }
+  const read = readProjectFile(file, ORG_DOCUMENT_MAX_BYTES)
+  return read.ok ? decodeOrg(read.bytes).text : undefined
 }

@@ -13,6 +13,7 @@ import {type Diagnostic, diagnostic} from '../diagnostics.ts'
 import {formattedUnwritten, unparsable} from '../messages/fmt.ts'
 import {readFailed} from '../messages/io.ts'
 import {listFiles} from '../project.ts'
+import {ORG_DOCUMENT_MAX_BYTES, readProjectFile} from '../project-file.ts'
 import {type CodeLanguage, formatCode} from './format-code.ts'
 import {type BlockOutcome, type FormattedFile, formatOrgDocument} from './format-org.ts'
 
@@ -56,13 +57,12 @@ export async function formatFiles(files: readonly string[], options: {check: boo
   const started = performance.now()
   const report: FmtReport = {files: [], diagnostics: [], elapsedMs: 0}
   for (const file of files) {
-    let bytes: Uint8Array
-    try {
-      bytes = fs.readFileSync(file)
-    } catch (error) {
-      report.diagnostics.push(diagnostic(file, readFailed(file, errorText(error))))
+    const read = readProjectFile(file, ORG_DOCUMENT_MAX_BYTES)
+    if (!read.ok) {
+      report.diagnostics.push(diagnostic(file, readFailed(file, read.why)))
       continue
     }
+    const {bytes} = read
     const formatted = file.endsWith('.org') ? await formatOrgDocument(file, bytes) : await formatCodeFile(file, bytes)
     report.diagnostics.push(...formatted.diagnostics)
     report.files.push({path: file, changed: formatted.changed, blocks: formatted.blocks})

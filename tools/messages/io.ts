@@ -12,6 +12,21 @@ export function readFailed(file: string, why: string): Message {
   return {ruleId: 'io/read', reason: `cannot read ${file}: ${why}`}
 }
 
+/** Why a file of the project was not read (project-file.ts). */
+export type Unreadable = {kind: 'not-a-file'} | {kind: 'too-large'; max: number} | {kind: 'error'; error: string}
+
+/** WHY in words, for the io/read message of the file's own family. */
+export function unreadableWhy(why: Unreadable): string {
+  switch (why.kind) {
+    case 'not-a-file':
+      return 'it is not a regular file'
+    case 'too-large':
+      return `it holds more than ${why.max} bytes`
+    case 'error':
+      return why.error
+  }
+}
+
 /** Why no file can be written at a path, whatever the options: found before anything is written. */
 export type UnusablePath =
   | {kind: 'nul'}

@@ -16,7 +16,7 @@ import path from 'node:path'
 import {isTypeScript, type TsProblem} from '../check/checker.ts'
 import {GeneratedFiles} from '../check/generated-files.ts'
 import {CheckMemory, type Snapshot} from '../check/check-memory.ts'
-import {configurationInputs} from '../check/compiler-inputs.ts'
+import {configurationInputs, unreadableConfiguration} from '../check/compiler-inputs.ts'
 import {
   compilerIdentity,
   NativeChecker,
@@ -254,7 +254,8 @@ export class ProjectChecker {
     const roots = [...new Set([...this.warmRoots(), ...touched])].filter((file) => fs.existsSync(file)).sort()
     // A program being built may have read the touched files before this save wrote them: it reads them again after.
     this.warm?.then((warm) => warm.ask({type: 'update', files: [...touched], ifHeld: []})).catch(() => {})
-    const compilation = this.native!.checkProgram(roots)
+    const refused = this.refusal()
+    const compilation = refused ? Promise.reject(refused) : this.native!.checkProgram(roots)
     // The sandbox rules read each file alone: the touched ones are all that can have changed.
     const sandbox = await this.sandbox(touched.filter((file) => fs.existsSync(file) && this.generated.isSkill(file)))
     const result = await compilation.catch((error: Error) => error)
@@ -372,8 +373,19 @@ export class ProjectChecker {
 
   /** Start the native compiler on ROOTS; with MEMORY, the files it is about to read are looked at first. */
   private compile(roots: readonly string[], memory: CheckMemory | undefined, signal?: AbortSignal) {
+    const refused = this.refusal()
+    if (refused) return {check: Promise.reject(refused)}
     const snapshot = memory?.snapshot(roots, configurationInputs(this.options.project!, this.tsconfig))
     return {snapshot, check: this.native!.checkProgram(roots, signal)}
+  }
+
+  /**
+   * Why no compiler may start now: a file of the configuration it reads cannot be read (compiler-inputs.ts). Asked
+   * at each start, not once: a file put right is read by the next one.
+   */
+  private refusal(): Error | undefined {
+    const why = unreadableConfiguration(this.options.project, this.tsconfig)
+    return why === undefined ? undefined : new Error(why)
   }
 
   /**
@@ -424,6 +436,8 @@ export class ProjectChecker {
    * first call, and on the first after the last one ended (idle for `idleMs`, or gone).
    */
   private warmProgram(): Promise<WarmProgram> {
+    const refused = this.refusal()
+    if (refused) return Promise.reject(refused)
     this.warm ??= this.checkerProcess().then(async (warm) => {
       await warm.ask({type: 'update', files: this.warmRoots(), ifHeld: []})
       return warm
@@ -434,6 +448,8 @@ export class ProjectChecker {
   /** The type checker's process, started when first asked for; it ends once idle (`idleMs`), and the next ask starts another. */
   private checkerProcess(): Promise<WarmProgram> {
     if (this.process) return this.process
+    const refused = this.refusal()
+    if (refused) return Promise.reject(refused)
     const programIdleMs = this.options.idleMs ?? CHECKER_IDLE_MS
     const idleMs = () => (this.warm ? programIdleMs : Math.min(programIdleMs, JUDGING_IDLE_MS))
     // Loaded on demand: a one-shot check with the native compiler of skills judged before never pays for ts-morph.

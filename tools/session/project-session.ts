@@ -20,6 +20,7 @@ import type {DocumentMeta} from '../org/document-meta.ts'
 import {appliedRules, SandboxVerdicts} from '../check/sandbox-verdicts.ts'
 import type {SandboxSuspect} from '../check/warm-messages.ts'
 import {isInside, listOrgFiles, skillsFolder} from '../project.ts'
+import {ORG_DOCUMENT_MAX_BYTES, readProjectFile} from '../project-file.ts'
 import {readToolchainSettings, type ToolchainSettings} from '../settings.ts'
 import {TangleCache} from '../tangle/cache.ts'
 import {DiskView} from '../tangle/disk.ts'
@@ -330,11 +331,8 @@ export class ProjectSession {
       import('../org/parse.ts'),
       import('../org/document-meta.ts'),
     ])
-    try {
-      return documentMeta(file, readOrg(fs.readFileSync(file)).root)
-    } catch (error) {
-      return diagnostic(file, readFailed(file, (error as Error).message))
-    }
+    const read = readProjectFile(file, ORG_DOCUMENT_MAX_BYTES)
+    return read.ok ? documentMeta(file, readOrg(read.bytes).root) : diagnostic(file, readFailed(file, read.why))
   }
 
   /** Tangle FILES, keeping the plans of skill documents for the core. */

@@ -17,7 +17,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import {type DocumentMeta, documentMeta} from '../org/document-meta.ts'
 import {findProjectRoot} from '../project.ts'
-import {stateFolder, writeStateFile} from '../tangle/cache.ts'
+import {readStateJson, stateFolder, writeStateFile} from '../tangle/cache.ts'
 import type {DocumentPlan} from '../tangle/tangle-document.ts'
 
 /** Changes whenever what a file holds changes shape. */
@@ -59,12 +59,7 @@ export class SkillPlans {
 
   /** The plan kept of FILE while it has STAMP and the files it read are as they were; undefined otherwise. */
   get(file: string, stamp: string): KeptPlan | undefined {
-    let stored: StoredPlan
-    try {
-      stored = JSON.parse(fs.readFileSync(this.fileOf(file), 'utf8')) as StoredPlan
-    } catch {
-      return undefined
-    }
+    const stored = readStateJson(this.fileOf(file)) as StoredPlan | undefined
     if (stored?.key !== this.key || stored.stamp !== stamp || stored.plan?.path !== file) return undefined
     if (stored.project !== projectOf(file)) return undefined
     if (Object.entries(stored.inputs ?? {}).some(([input, was]) => (fileStamp(input) ?? null) !== was)) return undefined

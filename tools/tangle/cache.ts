@@ -20,6 +20,7 @@ import {cacheDamaged} from '../messages/io.ts'
 import type {DocumentMeta} from '../org/document-meta.ts'
 import {array, literal, nullable, number, object, optional, record, string} from '../shape.ts'
 import {userStateFolder} from '../project.ts'
+import {readProjectText, STATE_FILE_MAX_BYTES} from '../project-file.ts'
 import {processUmask} from './write.ts'
 
 export interface Stamp {
@@ -137,13 +138,9 @@ export class TangleCache {
       allowOutside: parts.allowOutside,
     })
     const cache = new TangleCache(stateFile(folder, 'tangle'), key)
-    let text: string
-    try {
-      text = fs.readFileSync(cache.file, 'utf8')
-    } catch {
-      // No cache yet, or none that can be read: start afresh.
-      return cache
-    }
+    const text = readStateFile(cache.file)
+    // No cache yet, or none that can be read: start afresh.
+    if (text === undefined) return cache
     let stored: unknown
     try {
       stored = JSON.parse(text)
@@ -281,6 +278,26 @@ export function stateFolder(folder: string, name: string, exists: (file: string)
     // A folder that does not exist has no documents to cache; its path names the folder all the same.
   }
   return path.join(userStateFolder(), `${name}-${createHash('sha256').update(real).digest('hex').slice(0, 24)}`)
+}
+
+/**
+ * The text of the state file FILE (`stateFile`); undefined when there is none that can be read, which its reader
+ * takes as none yet. It is read as a project's file (project-file.ts): it lies in the project's node_modules/, and
+ * one that was a named pipe held every command that read it for good.
+ */
+export function readStateFile(file: string): string | undefined {
+  const read = readProjectText(file, STATE_FILE_MAX_BYTES)
+  return read.ok ? read.text : undefined
+}
+
+/** What the state file FILE holds, parsed; undefined when there is none that can be read, or it is not JSON (cut short). */
+export function readStateJson(file: string): unknown {
+  const text = readStateFile(file)
+  try {
+    return text === undefined ? undefined : JSON.parse(text)
+  } catch {
+    return undefined
+  }
 }
 
 /**

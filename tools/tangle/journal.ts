@@ -24,6 +24,7 @@ import {array, type Infer, literal, nullable, number, object, string, union} fro
 import {type Diagnostic, diagnostic} from '../diagnostics.ts'
 import {renamesCompleted, stagingUndone} from '../messages/io.ts'
 import {userStateFolder} from '../project.ts'
+import {readProjectText, STATE_FILE_MAX_BYTES} from '../project-file.ts'
 
 const documentShape = object({
   document: string,
@@ -161,12 +162,9 @@ function placeFolder(folder: JournalFolder): void {
 
 /** What a journal says; undefined when it has no readable first line. */
 function readJournal(file: string) {
-  let lines: string[]
-  try {
-    lines = fs.readFileSync(file, 'utf8').split('\n')
-  } catch {
-    return undefined
-  }
+  const read = readProjectText(file, STATE_FILE_MAX_BYTES)
+  if (!read.ok) return undefined
+  const lines = read.text.split('\n')
   const parse = (line: string) => {
     try {
       return JSON.parse(line) as unknown

@@ -5,13 +5,13 @@
  * plans a document again when a problem in it needs them): a run of 1000
  * documents that kept them all spent a tenth of its time collecting garbage.
  */
-import fs from 'node:fs'
 import path from 'node:path'
 import type {Position} from 'unist'
 import {type Diagnostic, diagnostic} from '../diagnostics.ts'
 import {readFailed} from '../messages/io.ts'
 import {type DocumentMeta, documentMeta} from '../org/document-meta.ts'
 import {isInside, isTestFile, skillsFolder} from '../project.ts'
+import {ORG_DOCUMENT_MAX_BYTES, readProjectFile} from '../project-file.ts'
 import {DiskView} from './disk.ts'
 import {skillTargetRefusal} from './skill-targets.ts'
 import {sourceMapOf, sourceMapPath, sourceMapsFolder, writeSourceMap} from './source-map.ts'
@@ -77,22 +77,19 @@ export function planForRun(file: string, options: RunOptions, disk: DiskView): P
 
 /** The plan of the Org file FILE as it is on disk: what it would write, line by line with origins. */
 export function planFile(file: string, allowOutside: readonly string[], disk = new DiskView()): DocumentPlan {
-  let bytes: Uint8Array
-  try {
-    bytes = fs.readFileSync(file)
-  } catch (error) {
+  const read = readProjectFile(file, ORG_DOCUMENT_MAX_BYTES)
+  if (!read.ok)
     return {
       path: file,
       targets: [],
-      diagnostics: [diagnostic(file, readFailed(file, (error as Error).message))],
+      diagnostics: [diagnostic(file, readFailed(file, read.why))],
       blockCount: 0,
       failed: true,
       root: undefined,
       inputs: [],
     }
-  }
   const boundary = {root: disk.projectRoot(path.dirname(file)) ?? looseRoot(file, allowOutside), allowed: allowOutside}
-  return planDocument(file, bytes, {boundary, disk})
+  return planDocument(file, read.bytes, {boundary, disk})
 }
 
 /**

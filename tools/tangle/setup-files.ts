@@ -12,7 +12,6 @@
  *     #+SETUPFILE: "../common/header-args.org"
  *                  ^ quotes are stripped, ~ is $HOME
  */
-import fs from 'node:fs'
 import path from 'node:path'
 import type {Position} from 'unist'
 import {type Diagnostic, diagnostic} from '../diagnostics.ts'
@@ -20,6 +19,7 @@ import {setupFileCycle, setupFileUnreadable} from '../messages/org.ts'
 import {setupFileOverNetwork, setupFilesTooDeep} from '../messages/tangle.ts'
 import type {Keyword, OrgRoot} from '../org/ast.ts'
 import {readOrg} from '../org/parse.ts'
+import {ORG_DOCUMENT_MAX_BYTES, readProjectFile} from '../project-file.ts'
 
 /** A keyword in effect in a document, at the line of the document it belongs to (its `#+SETUPFILE:` line for one of a setup file). */
 export interface DocumentKeyword {
@@ -74,15 +74,14 @@ export function collectKeywords(file: string, root: OrgRoot): CollectedKeywords 
         continue
       }
       if (!result.inputs.includes(setupFile)) result.inputs.push(setupFile)
-      let bytes: Uint8Array
-      try {
-        bytes = fs.readFileSync(setupFile)
-      } catch (error) {
-        const why = (error as NodeJS.ErrnoException).code ?? (error as Error).message
-        result.diagnostics.push(diagnostic(file, setupFileUnreadable(setupFile, why), place))
+      const read = readProjectFile(setupFile, ORG_DOCUMENT_MAX_BYTES)
+      if (!read.ok) {
+        result.diagnostics.push(
+          diagnostic(file, setupFileUnreadable(setupFile, read.missing ? 'ENOENT' : read.why), place),
+        )
         continue
       }
-      const setup = readOrg(bytes).root
+      const setup = readOrg(read.bytes).root
       collect(keywordsOf(setup), path.dirname(setupFile), [...chain, setupFile], place)
     }
   }

@@ -20,7 +20,7 @@ import {createHash} from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import {type Infer, number, object, record, string} from '../shape.ts'
-import {stateFile, writeStateFile} from './cache.ts'
+import {readStateJson, stateFile, writeStateFile} from './cache.ts'
 
 const entryShape = object({hash: string, size: number, mtimeMs: number, ino: number})
 type Entry = Infer<typeof entryShape>
@@ -37,13 +37,9 @@ export class WrittenFiles {
   /** The record of the documents under FOLDER (their project, or the folder itself outside any). */
   static open(folder: string): WrittenFiles {
     const written = new WrittenFiles(stateFile(folder, 'written'))
-    try {
-      const stored: unknown = JSON.parse(fs.readFileSync(written.file, 'utf8'))
-      // A record of another shape is started anew: it only costs the warnings it would have given.
-      if (fileShape(stored) && stored.version === VERSION) written.documents = stored.documents
-    } catch {
-      // None yet.
-    }
+    const stored = readStateJson(written.file)
+    // None yet, or a record of another shape, is started anew: it only costs the warnings it would have given.
+    if (fileShape(stored) && stored.version === VERSION) written.documents = stored.documents
     return written
   }
 
