@@ -16,6 +16,25 @@ const cli = path.join(repo, 'bin/passepartout')
 /** How long a command of an example has to end, and a wait for a line to come. */
 const COMMAND_MS = 90_000
 
+/**
+ * The hour of the day the examples run at, as their commands see it: the documentation's (`last 08:27:17`). What a
+ * command prints may hang on the time of day where it shows a time: `status` says the scribe's next run (`cron 55 23
+ * * * *`) is `23:55` until then and `2026-12-01 23:55` after it, so that at 23:58 the examples that show it failed.
+ */
+const SHOWN_HOUR = 8
+
+/**
+ * The time zone the examples' commands run in, whose local time is SHOWN_HOUR (its minutes the machine's) when
+ * this module is read, whatever the machine's zone and time: a whole hour from UTC, as the `Etc/GMT` zones are
+ * (theirs from -12 to +14, so that every hour of the day is one of them; `Etc/GMT-8` is 8 hours ahead of UTC).
+ */
+export const exampleZone = (() => {
+  const ahead = (((SHOWN_HOUR - new Date().getUTCHours()) % 24) + 24) % 24
+  const hours = ahead > 14 ? ahead - 24 : ahead
+  const name = hours === 0 ? 'Etc/GMT' : `Etc/GMT${hours > 0 ? '-' : '+'}${Math.abs(hours)}`
+  return {name, aheadMs: hours * 3_600_000}
+})()
+
 /** A process an example started and left running (a core, a chat), read as it prints. */
 export class Started {
   private text = ''
@@ -96,7 +115,7 @@ export class DocProject {
     return fs.readFileSync(path.join(this.cwd, file), 'utf8')
   }
 
-  /** The environment of a command: this one's, without what would change what the commands print. */
+  /** The environment of a command: this one's, without what would change what is printed; the examples' zone. */
   env(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
     const env: NodeJS.ProcessEnv = {...process.env}
     for (const name of Object.keys(env))
@@ -106,7 +125,7 @@ export class DocProject {
         )
       )
         delete env[name]
-    return {...env, PATH: `${this.bin}:${env.PATH}`, ...extra}
+    return {...env, PATH: `${this.bin}:${env.PATH}`, TZ: exampleZone.name, ...extra}
   }
 
   /** TEXT as the documentation shows it: the project's folder, the servers' addresses. */

@@ -7,7 +7,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import {createClient} from '@libsql/client'
 import type {ModelAnswer} from '../../generated/core/fixtures.ts'
-import {DocProject, repo, type Started} from './doc-project.ts'
+import {DocProject, exampleZone, repo, type Started} from './doc-project.ts'
 
 type Step = (project: DocProject) => Promise<void>
 
@@ -77,13 +77,16 @@ const onATerminal = (project: DocProject, command: string) =>
 const shownBy = (terminal: Started) => terminal.output().replaceAll('\r\n', '\n')
 
 /**
- * The schedules of PROJECT's memory as if its core had been down since a minute before the last 23:55: one run
- * of a schedule of `cron 55 23 * * *` (the scribe's) was due meanwhile.
+ * The schedules of PROJECT's memory as if its core had been down since a minute before the last 23:55 of the zone
+ * its commands run in: one run of a schedule of `cron 55 23 * * *` (the scribe's) was due meanwhile.
  */
 async function downSinceBeforeMidnight(project: DocProject): Promise<void> {
-  const lastDue = new Date()
-  lastDue.setHours(23, 55, 0, 0)
-  if (lastDue.getTime() > Date.now()) lastDue.setDate(lastDue.getDate() - 1)
+  // The zone's time of day, read as UTC's: the zone is a whole number of hours from UTC.
+  const local = new Date(Date.now() + exampleZone.aheadMs)
+  const lastDueThere = new Date(local)
+  lastDueThere.setUTCHours(23, 55, 0, 0)
+  if (lastDueThere > local) lastDueThere.setUTCDate(lastDueThere.getUTCDate() - 1)
+  const lastDue = new Date(lastDueThere.getTime() - exampleZone.aheadMs)
   const client = createClient({url: `file:${path.join(project.dir, '.passepartout/memory.db')}`})
   const armed = new Date(lastDue.getTime() - 60_000).toISOString()
   await client.execute({sql: 'UPDATE schedule_runs SET armed = ?, handled = NULL', args: [armed]})

@@ -22,6 +22,8 @@ interface WatchedOptions {
   pollMs?: number
   /** Sees each batch as it is delivered, in the watcher's own turn. */
   onBatch?: (batch: OrgChange[]) => void
+  /** The folder watched, in the fresh one, not made: a project whose org/ is not there yet. */
+  under?: string
 }
 
 /** Watch a fresh folder holding FILES; batches arrive on the returned queue. */
@@ -38,7 +40,8 @@ async function watched(files: Record<string, string>, options: WatchedOptions = 
     batches.push(batch)
     arrived()
   }
-  watcher = watchOrgFiles([dir], onChanges, {settleMs: options.settleMs ?? 100, pollMs: options.pollMs})
+  const root = options.under === undefined ? dir : path.join(dir, options.under)
+  watcher = watchOrgFiles([root], onChanges, {settleMs: options.settleMs ?? 100, pollMs: options.pollMs})
   await watcher.ready
   /** The next batch, once it comes; WHAT names it when it does not. */
   const next = (what = 'a batch') =>
@@ -114,6 +117,20 @@ describe('watchOrgFiles', () => {
       const changes = back.filter((change) => change.kind === 'changed').map((change) => path.basename(change.path))
       expect(changes.sort()).toEqual(['first.org', `saved ${round}.org`])
     }
+  })
+
+  it('watches a folder that is not there yet once it is made, the documents it came with included', async () => {
+    const {dir, next} = await watched({}, {under: 'org', pollMs: 10})
+    const org = path.join(dir, 'org')
+    // Made elsewhere with its first document, then moved into place in one step, as a checkout or an unpacking does.
+    const made = fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-made-'))
+    fs.writeFileSync(path.join(made, 'first.org'), 'first')
+    fs.renameSync(made, org)
+    expect(await next('the document the folder came with')).toEqual([changed(path.join(org, 'first.org'))])
+    // Made as an editor saves a first skill: its folders, then the document, at once.
+    fs.mkdirSync(path.join(org, 'skills'))
+    fs.writeFileSync(path.join(org, 'skills/weather.org'), 'weather')
+    expect(await next('the first skill')).toEqual([changed(path.join(org, 'skills/weather.org'))])
   })
 
   it('does not look into node_modules, generated/ or .passepartout/, nor at editors\' own files', async () => {

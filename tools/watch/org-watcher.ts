@@ -25,7 +25,7 @@ export interface OrgWatcher {
 export interface WatchOptions {
   /** Quiet time after the last event before a batch is delivered. */
   settleMs?: number
-  /** How often a deleted root folder is looked for. */
+  /** How often a root that is not there (deleted, or not made yet) is looked for. */
   pollMs?: number
   onError?: (error: Error) => void
 }
@@ -67,7 +67,15 @@ export function watchOrgFiles(
   const waiting = new Map<string, NodeJS.Timeout>()
   let closed = false
   const watchRoot = (root: string): Promise<void> => {
-    const isFolder = fs.statSync(root, {throwIfNoEntry: false})?.isDirectory() ?? false
+    const stats = fs.statSync(root, {throwIfNoEntry: false})
+    // A root not there yet (a project's first org/) is waited for as one that went away: chokidar, given a path
+    // that does not exist, takes what the folder holds when it comes for its initial scan and reports none of it,
+    // so that the first document saved there (a core's first skill) was not applied until it was saved again.
+    if (!stats) {
+      awaitReturn(root)
+      return Promise.resolve()
+    }
+    const isFolder = stats.isDirectory()
     const watcher = watch(root, {
       ignoreInitial: true,
       ignored: (file, stats) => isSkippedEntry(path.basename(file), stats?.isDirectory() ?? false) && file !== root,
@@ -92,10 +100,10 @@ export function watchOrgFiles(
     })
     return new Promise<void>((resolve) => watcher.once('ready', () => resolve()))
   }
-  // A watched folder that is deleted (a checkout, `rm -r org`) is waited for: chokidar does not watch a root
-  // again once it is gone, so its return is polled, and it gets a watcher of its own again. Once that one is in
-  // place, every document in the folder, and every one reported there before, is looked at: what was saved or
-  // removed before the new watcher could see it is not lost (its own scan reports nothing).
+  // A watched folder that is deleted (a checkout, `rm -r org`), or not made yet, is waited for: chokidar does not
+  // watch a root again once it is gone, so its return is polled, and it gets a watcher of its own again. Once that
+  // one is in place, every document in the folder, and every one reported there before, is looked at: what was
+  // saved or removed before the new watcher could see it is not lost (its own scan reports nothing).
   const awaitReturn = (root: string) => {
     if (waiting.has(root)) return
     const poll = setInterval(async () => {
@@ -135,10 +143,10 @@ function rawEventPath(name: string | undefined, watched: string | undefined): st
 
 const MISSING = 'missing'
 
-/** The Org documents under FOLDER, none when it is gone again. */
-function orgFilesIn(folder: string): string[] {
+/** The Org documents under ROOT (ROOT itself, a file), none when it is gone again. */
+function orgFilesIn(root: string): string[] {
   try {
-    return listOrgFiles(folder)
+    return fs.statSync(root).isDirectory() ? listOrgFiles(root) : [root]
   } catch {
     return []
   }
