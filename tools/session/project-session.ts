@@ -19,6 +19,7 @@ import {readFailed} from '../messages/io.ts'
 import type {DocumentMeta} from '../org/document-meta.ts'
 import {appliedRules, SandboxVerdicts} from '../check/sandbox-verdicts.ts'
 import type {SandboxSuspect} from '../check/warm-messages.ts'
+import type {DetangleReport} from '../detangle/files.ts'
 import {isInside, listOrgFiles, skillsFolder} from '../project.ts'
 import {readToolchainSettings, type ToolchainSettings} from '../settings.ts'
 import {TangleCache} from '../tangle/cache.ts'
@@ -197,6 +198,31 @@ export class ProjectSession {
       this.checked.delete(file)
     }
     if (this.checker) (await this.checker).forget(files)
+  }
+
+  /**
+   * Bring the edits of generated FILES back into the Org documents that wrote them (tools/detangle/); no FILES: every
+   * file the record holds under the project (or the state folder) whose bytes are no longer what was written.
+   * DISPLAY names a file in the messages.
+   */
+  async detangle(
+    files: readonly string[],
+    display: (file: string) => string = (file) => file,
+  ): Promise<DetangleReport> {
+    const [{detangleFiles}, {planBytes}] = await Promise.all([
+      import('../detangle/files.ts'),
+      import('../tangle/run-document.ts'),
+    ])
+    const folder = this.options.project ?? this.options.stateFolder
+    if (!this.written || folder === undefined) return {changes: [], refusals: [], documents: [], settled: []}
+    const disk = new DiskView()
+    return detangleFiles({
+      files,
+      folder,
+      written: this.written,
+      plan: (document, bytes) => planBytes(document, bytes, this.allowOutside, disk),
+      display,
+    })
   }
 
   /**

@@ -117,6 +117,12 @@ export class WrittenFiles {
     )
   }
 
+  /** The document recorded to have written TARGET, or undefined. */
+  documentOf(target: string): string | undefined {
+    for (const [document, targets] of Object.entries(this.documents)) if (targets[target]) return document
+    return undefined
+  }
+
   entryOf(document: string, target: string): Entry | undefined {
     return this.documents[document]?.[target]
   }

@@ -1,0 +1,4 @@
+export const both = [
+  1,
+  2,
+]
