@@ -60,7 +60,7 @@ export interface DocumentDetangle {
   /** The document's new bytes, when any file went back; undefined when it stays as it was. */
   bytes: Uint8Array | undefined
   changes: DetangleChange[]
-  /** The files that went back, with the hash of the bytes they hold (now what the document tangles to). */
+  /** The files whose edits went back, with the hash of the bytes they hold (now what the document tangles to). */
   settled: {path: string; hash: string}[]
   refusals: Diagnostic[]
 }
@@ -74,8 +74,8 @@ export function detangleDocument(request: DetangleRequest): DocumentDetangle {
       result.refusals.push(outcome.refusal)
       continue
     }
-    result.settled.push({path: file.path, hash: hashOf(file.bytes)})
     if (outcome.bytes === bytes) continue
+    result.settled.push({path: file.path, hash: hashOf(file.bytes)})
     bytes = outcome.bytes
     result.bytes = bytes
     result.changes.push(...outcome.changes)
@@ -108,7 +108,7 @@ function detangleFile(request: DetangleRequest, bytes: Uint8Array, file: EditedF
       why?.place as Position['start'],
     )
   }
-  if (!target) return refuse(messages.noRecord(shown, 'no-longer'), {line: 1, column: 1}, file.path)
+  if (!target) return refuse(messages.noRecord('no-longer'), {line: 1, column: 1}, file.path)
   if (hashOf(target.content) !== file.recordedHash) return bothSides(request, target, edited, shown)
   if (target.content === edited) return {bytes, changes: []}
   const root = plan.root!
@@ -450,5 +450,6 @@ function firstDifference(a: string, b: string): string {
   const right = b.split('\n')
   let line = 0
   while (line < left.length && left[line] === right[line]) line++
-  return `${JSON.stringify(left[line] ?? '')} at line ${line + 1}, where the edit has ${JSON.stringify(right[line] ?? '')}`
+  const shown = (text: string | undefined) => (text === undefined ? 'no line' : JSON.stringify(text))
+  return `${shown(left[line])} at line ${line + 1}, where the edit has ${shown(right[line])}`
 }

@@ -8,13 +8,16 @@ import fs from 'node:fs'
 import path from 'node:path'
 import {type Diagnostic, diagnostic} from '../diagnostics.ts'
 import {noRecord} from '../messages/detangle.ts'
-import {documentWriteFailed} from '../messages/io.ts'
+import {documentWriteFailed, readFailed} from '../messages/io.ts'
 import type {DocumentPlan} from '../tangle/tangle-document.ts'
 import type {WrittenFiles} from '../tangle/written.ts'
 import {type DetangleChange, detangleDocument, type EditedFile} from './detangle.ts'
 
 export interface DetangleFilesRequest {
-  /** The generated files to bring back, absolute; none: every recorded file under FOLDER that was edited. */
+  /**
+   * The generated files to bring back, absolute, a folder standing for the files recorded under it that were edited;
+   * none: FOLDER.
+   */
   files: readonly string[]
   folder: string
   written: WrittenFiles
@@ -35,25 +38,24 @@ export interface DetangleReport {
 export function detangleFiles(request: DetangleFilesRequest): DetangleReport {
   const report: DetangleReport = {changes: [], refusals: [], documents: [], settled: []}
   const byDocument = new Map<string, string[]>()
-  const files = request.files.length > 0 ? request.files : editedUnder(request.folder, request.written)
-  for (const file of files) {
-    const document = request.written.documentOf(file)
-    if (!document) {
-      report.refusals.push(diagnostic(file, noRecord(request.display(file), 'never'), {line: 1, column: 1}))
+  const add = (document: string, file: string) => byDocument.set(document, [...(byDocument.get(document) ?? []), file])
+  for (const given of request.files.length > 0 ? request.files : [request.folder]) {
+    if (fs.statSync(given, {throwIfNoEntry: false})?.isDirectory()) {
+      for (const {document, target} of editedUnder(given, request.written)) add(document, target)
       continue
     }
-    byDocument.set(document, [...(byDocument.get(document) ?? []), file])
+    const document = request.written.documentOf(given)
+    if (document) add(document, given)
+    else report.refusals.push(diagnostic(given, noRecord('never'), {line: 1, column: 1}))
   }
-  for (const [document, targets] of byDocument) detangleOne(document, targets, request, report)
+  for (const [document, targets] of byDocument) detangleOne(document, [...new Set(targets)], request, report)
   request.written.save()
   return report
 }
 
-/** The files under FOLDER's documents whose bytes are not what was last written there. */
-function editedUnder(folder: string, written: WrittenFiles): string[] {
-  return written
-    .documentsUnder(folder)
-    .flatMap((document) => written.targetsOf(document).filter((target) => written.edited(document, target)))
+/** The files recorded under FOLDER whose bytes are not what was last written there. */
+function editedUnder(folder: string, written: WrittenFiles): {document: string; target: string}[] {
+  return written.targetsUnder(folder).filter(({document, target}) => written.edited(document, target))
 }
 
 function detangleOne(
@@ -62,12 +64,13 @@ function detangleOne(
   request: DetangleFilesRequest,
   report: DetangleReport,
 ): void {
-  const edited: EditedFile[] = targets.map((target) => ({
-    path: target,
-    recordedHash: request.written.entryOf(document, target)!.hash,
-    bytes: fs.readFileSync(target),
-  }))
-  const bytes = fs.readFileSync(document)
+  const edited: EditedFile[] = []
+  for (const target of targets) {
+    const bytes = readOrSay(target, report)
+    if (bytes) edited.push({path: target, recordedHash: request.written.entryOf(document, target)!.hash, bytes})
+  }
+  const bytes = readOrSay(document, report)
+  if (!bytes || edited.length === 0) return
   const result = detangleDocument({
     document,
     bytes,
@@ -96,6 +99,16 @@ function detangleOne(
       hash: settled.get(target) ?? request.written.entryOf(document, target)!.hash,
     })),
   )
+}
+
+/** The bytes of FILE; undefined, said in REPORT, when it cannot be read (gone, say). */
+function readOrSay(file: string, report: DetangleReport): Buffer | undefined {
+  try {
+    return fs.readFileSync(file)
+  } catch (error) {
+    report.refusals.push(diagnostic(file, readFailed(file, (error as NodeJS.ErrnoException).code ?? String(error))))
+    return undefined
+  }
 }
 
 /** BYTES in FILE by a rename over it: a reader sees the old document or the new one, never half of it; its mode kept. */

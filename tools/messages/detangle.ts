@@ -58,14 +58,14 @@ export function bothEdited(target: string, orgSide: string, fileSide: string): M
   }
 }
 
-/** TARGET was written by no document the record knows (or its document no longer writes it). */
-export function noRecord(target: string, why: 'never' | 'no-longer'): Message {
+/** A file (the place of the message) written by no document the record knows, or one its document no longer writes. */
+export function noRecord(why: 'never' | 'no-longer'): Message {
   return {
     ruleId: 'detangle/no-record',
     reason:
       why === 'never'
-        ? `${target}: no document is recorded to have written this file, so there is nothing to compare the edit with`
-        : `${target}: the document that wrote this file no longer writes it`,
+        ? 'no document is recorded to have written this file, so there is nothing to compare the edit with'
+        : 'the document recorded to have written this file no longer writes it',
     expected: ['tangle the project first, then edit the generated file'],
   }
 }

@@ -117,6 +117,15 @@ export class WrittenFiles {
     )
   }
 
+  /** The files recorded under FOLDER (whichever document wrote them), each with its document. */
+  targetsUnder(folder: string): {document: string; target: string}[] {
+    return Object.entries(this.documents).flatMap(([document, targets]) =>
+      Object.keys(targets)
+        .filter((target) => target.startsWith(`${folder}${path.sep}`))
+        .map((target) => ({document, target})),
+    )
+  }
+
   /** The document recorded to have written TARGET, or undefined. */
   documentOf(target: string): string | undefined {
     for (const [document, targets] of Object.entries(this.documents)) if (targets[target]) return document
