@@ -15,7 +15,7 @@
  *
  * A watch can call it for one file: the list of edited files may hold one.
  */
-import type {Position} from 'unist'
+import type {Point, Position} from 'unist'
 import {type Diagnostic, diagnostic, isError, type Message} from '../diagnostics.ts'
 import * as messages from '../messages/detangle.ts'
 import type {SrcBlock} from '../org/ast.ts'
@@ -94,7 +94,7 @@ interface OrgEdit {
 }
 
 function detangleFile(request: DetangleRequest, bytes: Uint8Array, file: EditedFile): FileOutcome {
-  const refuse = (message: Message, place?: Position['start'], at = request.document) => ({
+  const refuse = (message: Message, place?: Position | Point, at = request.document) => ({
     refusal: diagnostic(at, message, place),
   })
   const shown = request.display(file.path)
@@ -111,6 +111,12 @@ function detangleFile(request: DetangleRequest, bytes: Uint8Array, file: EditedF
   if (!target) return refuse(messages.noRecord('no-longer'), {line: 1, column: 1}, file.path)
   if (hashOf(target.content) !== file.recordedHash) return bothSides(request, target, edited, shown)
   if (target.content === edited) return {bytes, changes: []}
+  // A CR would go into the Org line, and the document, its line endings mixed, would tangle it back as it came.
+  if (edited.includes('\r') && !target.content.includes('\r'))
+    return refuse(
+      messages.roundTrip('the edited file holds carriage returns (CRLF line endings), which the tangle never writes'),
+      target.blocks[0]?.open.start,
+    )
   const root = plan.root!
   const finder = new BlockFinder(root.children.filter((node): node is SrcBlock => node.type === 'srcBlock'))
   const orgLines = root.data.lines
@@ -271,9 +277,11 @@ function sharedRefusal(
 function computed(index: number, context: RegionContext): Exclude<Mapped, {edits: OrgEdit[]}> {
   const text = context.old[index] ?? ''
   const what =
-    text.trim() === ''
-      ? 'a blank line between blocks (:padline), or one a noweb reference or a variable put there'
-      : 'a :comments, :prologue, :epilogue or :shebang line, a variable, or a line holding a noweb reference amid other text'
+    index === context.old.length - 1
+      ? 'the end of the file, after the newline that ends its last line'
+      : text.trim() === ''
+        ? 'a blank line between blocks (:padline), or one a noweb reference or a variable put there'
+        : 'a :comments, :prologue, :epilogue or :shebang line, a variable, or a line holding a noweb reference amid other text'
   let near: Home | undefined
   for (let distance = 1; !near && distance < context.homes.length; distance++)
     near = context.homes[index + distance] ?? context.homes[index - distance]
