@@ -19,6 +19,7 @@ import type {Point, Position} from 'unist'
 import {type Diagnostic, diagnostic, isError, type Message} from '../diagnostics.ts'
 import * as messages from '../messages/detangle.ts'
 import type {SrcBlock} from '../org/ast.ts'
+import {escapedLines, escapeLine} from '../org/escape.ts'
 import type {DocumentPlan, TargetPlan} from '../tangle/tangle-document.ts'
 import {hashOf} from '../tangle/written.ts'
 import {type ChangedRegion, changedRegions} from './line-diff.ts'
@@ -316,32 +317,21 @@ function rewrittenAll(home: Home, texts: readonly string[], context: RegionConte
 
 /**
  * The generated line TEXT as a line of HOME's block: without the noweb prefix (undefined when it does not start
- * with it, unless blank), with the block's indentation, and escaped where Org's unescaping would otherwise eat a
- * comma or Org would read the line as its own syntax. A blank line is written empty, as the tangle empties it.
+ * with it, unless blank), with the block's indentation, and escaped as the formatter escapes (org/escape.ts): where
+ * Org's unescaping would eat a comma, where Org would read its own syntax, and where the block's author escaped the
+ * same line. A blank line is written empty, as the tangle empties it.
  */
 function rewritten(home: Home, text: string, context: RegionContext): string[] | undefined {
   if (text.trim() === '' && !text.startsWith(home.prefix)) return ['']
   if (!text.startsWith(home.prefix)) return undefined
   const content = text.slice(home.prefix.length)
   if (content === '') return ['']
-  const indentation = indentationOf(home.block, context)
-  const escapedBefore = /^[ \t]*,,*(?:\*|#\+)/.test(context.orgLines[home.orgLine - 1] ?? '')
-  return [indentation + escaped(content, indentation, escapedBefore)]
+  return [escapeLine(indentationOf(home.block, context) + content, escapedOf(home.block, context))]
 }
 
-const ESCAPABLE = /^([ \t]*)(,*)(\*|#\+)/
-
-/**
- * CONTENT with Org's escape comma after its blanks when it needs one: commas before `*` or `#+` (tangling takes one
- * away), `#+` (a keyword: `#+end_src` would end the block), `*` at the line's start (a heading), or when the line
- * it replaces was escaped and this one still could be.
- */
-function escaped(content: string, indentation: string, escapedBefore: boolean): string {
-  const match = ESCAPABLE.exec(content)
-  if (!match) return content
-  const [, blanks, commas, marker] = match
-  const needed = commas !== '' || marker === '#+' || (indentation + blanks === '' && marker === '*') || escapedBefore
-  return needed ? `${blanks},${content.slice(blanks!.length)}` : content
+/** The lines of BLOCK its author escaped, unescaped and without indentation (`escapedLines`). */
+function escapedOf(block: SrcBlock, context: RegionContext): ReadonlySet<string> {
+  return escapedLines(context.orgLines.slice(block.open.start.line, block.close.start.line - 1))
 }
 
 /**
