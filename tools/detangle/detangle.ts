@@ -95,59 +95,76 @@ interface OrgEdit {
 }
 
 function detangleFile(request: DetangleRequest, bytes: Uint8Array, file: EditedFile): FileOutcome {
-  const refuse = (message: Message, place?: Position | Point, at = request.document) => ({
-    refusal: diagnostic(at, message, place),
-  })
-  const shown = request.display(file.path)
   const plan = request.plan(bytes)
-  const target = plan.targets.find((candidate) => candidate.path === file.path)
   const edited = Buffer.from(file.bytes).toString('utf8')
-  if (plan.failed) {
-    const why = plan.diagnostics.find(isError)
-    return refuse(
-      messages.bothEdited(shown, `nothing (${why?.reason ?? 'it fails'})`, 'an edit'),
-      why?.place as Position['start'],
-    )
-  }
-  if (!target) return refuse(messages.noRecord('no-longer'), {line: 1, column: 1}, file.path)
-  if (hashOf(target.content) !== file.recordedHash) return bothSides(request, target, edited, shown)
+  const checked = fileToDiff(request, plan, file, edited)
+  if ('refusal' in checked) return checked
+  const {target} = checked
   if (target.content === edited) return {bytes, changes: []}
-  // A CR would go into the Org line, and the document, its line endings mixed, would tangle it back as it came.
-  if (edited.includes('\r') && !target.content.includes('\r'))
-    return refuse(
-      messages.roundTrip('the edited file holds carriage returns (CRLF line endings), which the tangle never writes'),
-      target.blocks[0]?.open.start,
-    )
   const root = plan.root!
   const finder = new BlockFinder(root.children.filter((node): node is SrcBlock => node.type === 'srcBlock'))
   const orgLines = root.data.lines
-  const homes = homesOf(target.lines, orgLines, finder)
-  const uses = usesOf(plan, orgLines, finder, request.display)
-  const old = target.lines.map((line) => line.text)
-  const now = edited.split('\n')
+  const context = {
+    homes: homesOf(target.lines, orgLines, finder),
+    old: target.lines.map((line) => line.text),
+    now: edited.split('\n'),
+    uses: usesOf(plan, orgLines, finder, request.display),
+    orgLines,
+    file: request.display(file.path),
+    target,
+  }
   const edits: OrgEdit[] = []
-  for (const region of changedRegions(old, now)) {
-    const mapped = mapRegion(region, {homes, old, now, uses, orgLines, file: shown, target})
-    if ('refusal' in mapped) return refuse(mapped.refusal, mapped.place)
+  for (const region of changedRegions(context.old, context.now)) {
+    const mapped = mapRegion(region, context)
+    if ('refusal' in mapped) return {refusal: diagnostic(request.document, mapped.refusal, mapped.place)}
     edits.push(...mapped.edits)
   }
+  const refuse = (why: string) => ({
+    refusal: diagnostic(request.document, messages.roundTrip(why), edits[0] && {line: edits[0].start + 1, column: 1}),
+  })
   const applied = applyEdits(orgLines, edits)
-  if (!applied) return refuse(messages.roundTrip('two edits fall on one Org line'), placeOfEdit(edits[0]))
+  if (!applied) return refuse('two edits fall on one Org line')
   const newBytes = encodeLike(applied.lines.join('\n'), root.data.eol, root.data.encoding, request.bytes)
   const problem = roundTripProblem(request.plan(newBytes), plan, target, file.bytes, request.display)
-  if (problem !== undefined) return refuse(messages.roundTrip(problem), placeOfEdit(edits[0]))
+  if (problem !== undefined) return refuse(problem)
   return {
     bytes: newBytes,
-    changes: applied.changes.map((change) => ({
-      document: request.document,
-      ...change,
-      file: file.path,
-    })),
+    changes: applied.changes.map((change) => ({document: request.document, ...change, file: file.path})),
   }
 }
 
+/**
+ * FILE's plan in PLAN (the document as it is now), when what it holds, EDITED, can be diffed against it: the
+ * document tangles, still writes the file, and writes what was last written there (else both sides were edited);
+ * and the edit brings no carriage return, which would go into the Org line and come back byte for byte from a
+ * document of mixed line endings.
+ */
+function fileToDiff(
+  request: DetangleRequest,
+  plan: DocumentPlan,
+  file: EditedFile,
+  edited: string,
+): {target: TargetPlan} | {refusal: Diagnostic} {
+  const shown = request.display(file.path)
+  const refuse = (message: Message, place: Position | Point | undefined, at = request.document) => ({
+    refusal: diagnostic(at, message, place),
+  })
+  if (plan.failed) {
+    const why = plan.diagnostics.find(isError)
+    return refuse(messages.bothEdited(shown, `nothing (${why?.reason ?? 'it fails'})`, 'an edit'), why?.place)
+  }
+  const target = plan.targets.find((candidate) => candidate.path === file.path)
+  if (!target) return refuse(messages.noRecord('no-longer'), {line: 1, column: 1}, file.path)
+  if (hashOf(target.content) !== file.recordedHash) return bothSides(request, target, edited, shown)
+  if (edited.includes('\r') && !target.content.includes('\r')) {
+    const why = 'the edited file holds carriage returns (CRLF line endings), which the tangle never writes'
+    return refuse(messages.roundTrip(why), target.blocks[0]?.open.start)
+  }
+  return {target}
+}
+
 /** Both sides changed: the document no longer tangles to what was written; shown at the first line that differs. */
-function bothSides(request: DetangleRequest, target: TargetPlan, edited: string, shown: string): FileOutcome {
+function bothSides(request: DetangleRequest, target: TargetPlan, edited: string, shown: string): {refusal: Diagnostic} {
   const now = edited.split('\n')
   let line = 0
   while (line < target.lines.length - 1 && target.lines[line]!.text === now[line]) line++
@@ -188,7 +205,13 @@ interface RegionContext {
   target: TargetPlan
 }
 
-type Mapped = {edits: OrgEdit[]} | {refusal: Message; place: Position['start'] | undefined}
+/** Why a region cannot go back, and at which Org line. */
+interface Refusal {
+  refusal: Message
+  place: Position['start'] | undefined
+}
+
+type Mapped = {edits: OrgEdit[]} | Refusal
 
 /**
  * The Org edits of one changed region. A region replacing as many lines as it removes is taken line for line, each
@@ -197,25 +220,9 @@ type Mapped = {edits: OrgEdit[]} | {refusal: Message; place: Position['start'] |
  */
 function mapRegion(region: ChangedRegion, context: RegionContext): Mapped {
   const removed = region.oldEnd - region.oldStart
-  const added = region.newEnd - region.newStart
-  if (added === 0 || removed === added) {
-    const edits: OrgEdit[] = []
-    for (let k = 0; k < removed; k++) {
-      const index = region.oldStart + k
-      const text = added === 0 ? undefined : context.now[region.newStart + k]!
-      if (text === context.old[index]) continue
-      const home = homeFor(index, context)
-      if ('refusal' in home) return home
-      const line = text === undefined ? [] : rewritten(home.home, text, context)
-      if (!line) return spans(index, 1, 2, home.home, context)
-      const at = text === undefined ? region.newStart : region.newStart + k
-      const single = {oldStart: index, oldEnd: index + 1, newStart: at, newEnd: text === undefined ? at : at + 1}
-      edits.push({start: home.home.orgLine - 1, deleteCount: 1, lines: line, region: single})
-    }
-    return {edits}
-  }
-  const added_ = context.now.slice(region.newStart, region.newEnd)
-  if (removed === 0) return insertion(region, added_, context)
+  const added = context.now.slice(region.newStart, region.newEnd)
+  if (added.length === 0 || removed === added.length) return lineForLine(region, context)
+  if (removed === 0) return insertion(region, added, context)
   const homes: Home[] = []
   for (let index = region.oldStart; index < region.oldEnd; index++) {
     const home = homeFor(index, context)
@@ -225,9 +232,29 @@ function mapRegion(region: ChangedRegion, context: RegionContext): Mapped {
   const first = homes[0]!
   const blocks = new Set(homes.map((home) => `${home.block.index}:${home.prefix}`)).size
   const consecutive = homes.every((home, k) => home.orgLine === first.orgLine + k)
-  const lines = rewrittenAll(first, added_, context)
-  if (blocks > 1 || !consecutive || !lines) return spans(region.oldStart, added, Math.max(blocks, 2), first, context)
+  const lines = rewrittenAll(first, added, context)
+  if (blocks > 1 || !consecutive || !lines)
+    return spans(region.oldStart, added.length, Math.max(blocks, 2), first, context)
   return {edits: [{start: first.orgLine - 1, deleteCount: removed, lines, region}]}
+}
+
+/** A region removing lines only, or replacing each line by one: each line to its own home, whatever its block. */
+function lineForLine(region: ChangedRegion, context: RegionContext): Mapped {
+  const removing = region.newEnd === region.newStart
+  const edits: OrgEdit[] = []
+  for (let k = 0; k < region.oldEnd - region.oldStart; k++) {
+    const index = region.oldStart + k
+    const text = removing ? undefined : context.now[region.newStart + k]!
+    if (text === context.old[index]) continue
+    const home = homeFor(index, context)
+    if ('refusal' in home) return home
+    const lines = text === undefined ? [] : rewritten(home.home, text, context)
+    if (!lines) return spans(index, 1, 2, home.home, context)
+    const at = removing ? region.newStart : region.newStart + k
+    const single = {oldStart: index, oldEnd: index + 1, newStart: at, newEnd: at + lines.length}
+    edits.push({start: home.home.orgLine - 1, deleteCount: 1, lines, region: single})
+  }
+  return {edits}
 }
 
 /** Lines added between two kept lines: into the block of the line before, else of the line after. */
@@ -256,17 +283,13 @@ function insertion(region: ChangedRegion, added: readonly string[], context: Reg
 }
 
 /** The home of old line INDEX, or the refusal: a line Org computed, or one used in more than one place. */
-function homeFor(index: number, context: RegionContext): {home: Home} | Exclude<Mapped, {edits: OrgEdit[]}> {
+function homeFor(index: number, context: RegionContext): {home: Home} | Refusal {
   const home = context.homes[index]
   if (!home) return computed(index, context)
   return sharedRefusal(home, index, context) ?? {home}
 }
 
-function sharedRefusal(
-  home: Home,
-  index: number,
-  context: RegionContext,
-): Exclude<Mapped, {edits: OrgEdit[]}> | undefined {
+function sharedRefusal(home: Home, index: number, context: RegionContext): Refusal | undefined {
   const places = context.uses.get(home.orgLine) ?? []
   if (places.length < 2) return undefined
   const here = {file: context.file, line: index + 1}
@@ -275,7 +298,7 @@ function sharedRefusal(
 }
 
 /** Old line INDEX has no home: Org wrote it. Said at the block nearest to it. */
-function computed(index: number, context: RegionContext): Exclude<Mapped, {edits: OrgEdit[]}> {
+function computed(index: number, context: RegionContext): Refusal {
   const text = context.old[index] ?? ''
   const what =
     index === context.old.length - 1
@@ -292,13 +315,7 @@ function computed(index: number, context: RegionContext): Exclude<Mapped, {edits
   }
 }
 
-function spans(
-  index: number,
-  lines: number,
-  blocks: number,
-  home: Home,
-  context: RegionContext,
-): Exclude<Mapped, {edits: OrgEdit[]}> {
+function spans(index: number, lines: number, blocks: number, home: Home, context: RegionContext): Refusal {
   return {
     refusal: messages.spansBlocks({file: context.file, line: index + 1}, lines, blocks),
     place: {line: home.orgLine, column: 1},
@@ -397,10 +414,6 @@ function mergeNeighbours(edits: readonly OrgEdit[]): OrgEdit[] {
     } else merged.push(edit)
   }
   return merged
-}
-
-function placeOfEdit(edit: OrgEdit | undefined): Position['start'] | undefined {
-  return edit && {line: edit.start + 1, column: 1}
 }
 
 /** TEXT as the document's bytes were: its line endings, its encoding, its byte-order mark. */
