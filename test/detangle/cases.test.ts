@@ -1,9 +1,10 @@
 /**
- * The detangle corpus (test/detangle/cases/<name>/): each case an Org document (`input.org`), generated files as
- * someone edited them after the tangle (`edited/`), and either the Org document detangle makes of them
- * (`expected.org`) or the refusal it gives (`expected-refusal`: one printed line, of which the place and the rule id
- * are held, not the wording). A case with `changed.org` edits the document too, after the tangle. Each case runs in a
- * project of its own: tangled for real (so the record of what was written is real), edited, detangled.
+ * The detangle corpus (test/detangle/cases/<name>/): each case an Org document (`input.org`), what it is about in
+ * one line (`case.md`), generated files as someone edited them after the tangle (`edited/`), and either the Org
+ * document detangle makes of them (`expected.org`) or the refusal it gives (`expected-refusal`: the line printed, of
+ * which the place and the rule id are held, not the wording). A case with `changed.org` edits the document too,
+ * after the tangle. Each case runs in a project of its own: tangled for real (so the record of what was written is
+ * real), edited, detangled.
  */
 import fs from 'node:fs'
 import path from 'node:path'

@@ -299,20 +299,24 @@ function sharedRefusal(home: Home, index: number, context: RegionContext): Refus
 
 /** Old line INDEX has no home: Org wrote it. Said at the block nearest to it. */
 function computed(index: number, context: RegionContext): Refusal {
-  const text = context.old[index] ?? ''
-  const what =
-    index === context.old.length - 1
-      ? 'the end of the file, after the newline that ends its last line'
-      : text.trim() === ''
-        ? 'a blank line between blocks (:padline), or one a noweb reference or a variable put there'
-        : 'a :comments, :prologue, :epilogue or :shebang line, a variable, or a line holding a noweb reference amid other text'
   let near: Home | undefined
   for (let distance = 1; !near && distance < context.homes.length; distance++)
     near = context.homes[index + distance] ?? context.homes[index - distance]
   return {
-    refusal: messages.computedLine({file: context.file, line: index + 1}, what),
+    refusal: messages.computedLine({file: context.file, line: index + 1}, whatOrgWrote(index, context)),
     place: near?.block.open.start ?? context.target.blocks[0]?.open.start,
   }
+}
+
+/** What old line INDEX, which has no home, is: told by where it is, and whether any of it comes from an Org line. */
+function whatOrgWrote(index: number, context: RegionContext): string {
+  const line = context.target.lines[index]
+  if (index === context.old.length - 1) return 'the end of the file, after the newline that ends its last line'
+  if (!line || line.text.trim() === '')
+    return 'a blank line between blocks (:padline), or one a noweb reference or a variable put there'
+  if (line.segments.some((segment) => segment.line > 0))
+    return 'a line Org changed on its way: a noweb reference amid other text, or a coderef taken off'
+  return 'text Org adds around blocks: a :prologue or :epilogue, a line :comments wrote, a shebang, a variable'
 }
 
 function spans(index: number, lines: number, blocks: number, home: Home, context: RegionContext): Refusal {
