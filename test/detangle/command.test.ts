@@ -76,6 +76,20 @@ describe('passepartout detangle', () => {
     expect(run(['detangle', 'generated'], dir).stdout).toMatch(/^org\/counter.org:3 ← generated\/counter.ts:1\n/)
   })
 
+  it('writes a document reached through a link where the link leads, the link kept', () => {
+    const dir = tempProject({'notes/counter.org': counter, 'generated/.keep': ''})
+    fs.mkdirSync(path.join(dir, 'org'))
+    fs.symlinkSync('../notes/counter.org', path.join(dir, 'org/counter.org'))
+    expect(run(['tangle'], dir).status).toBe(0)
+    const file = path.join(dir, 'generated/counter.ts')
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replaceAll(/\bcount\b/g, 'counter'))
+    expect(run(['detangle'], dir).status).toBe(0)
+    expect(fs.lstatSync(path.join(dir, 'org/counter.org')).isSymbolicLink()).toBe(true)
+    expect(fs.readFileSync(path.join(dir, 'notes/counter.org'), 'utf8')).toBe(
+      counter.replaceAll(/\bcount\b/g, 'counter'),
+    )
+  })
+
   it('refuses, at the Org line, with the rule, and exits 1 leaving the document as it was', () => {
     const dir = editedProject()
     const file = path.join(dir, 'generated/shared.ts')

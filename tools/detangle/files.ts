@@ -81,7 +81,7 @@ function detangleOne(
   report.refusals.push(...result.refusals)
   if (result.bytes) {
     try {
-      writeAtomically(document, result.bytes)
+      writeAtomically(document, bytes, result.bytes)
     } catch (error) {
       report.refusals.push(diagnostic(document, documentWriteFailed((error as Error).message)))
       return
@@ -111,12 +111,18 @@ function readOrSay(file: string, report: DetangleReport): Buffer | undefined {
   }
 }
 
-/** BYTES in FILE by a rename over it: a reader sees the old document or the new one, never half of it; its mode kept. */
-function writeAtomically(file: string, bytes: Uint8Array): void {
-  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.detangle`)
+/**
+ * BYTES in FILE, which held BEFORE, by a rename over it: a reader sees the old document or the new one, never half of
+ * it; its mode kept; through a link, where the link leads (the link kept). A document saved meanwhile (its bytes no
+ * longer BEFORE) is not replaced.
+ */
+function writeAtomically(file: string, before: Uint8Array, bytes: Uint8Array): void {
+  const real = fs.realpathSync(file)
+  const temporary = path.join(path.dirname(real), `.${path.basename(real)}.${process.pid}.detangle`)
   try {
-    fs.writeFileSync(temporary, bytes, {mode: fs.statSync(file).mode & 0o7777})
-    fs.renameSync(temporary, file)
+    fs.writeFileSync(temporary, bytes, {mode: fs.statSync(real).mode & 0o7777})
+    if (!fs.readFileSync(real).equals(before)) throw new Error('it was saved while detangle read it; detangle again')
+    fs.renameSync(temporary, real)
   } finally {
     fs.rmSync(temporary, {force: true})
   }
