@@ -7,7 +7,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import {type Diagnostic, diagnostic} from '../diagnostics.ts'
-import {noRecord} from '../messages/detangle.ts'
+import {noRecord, savedMeanwhile} from '../messages/detangle.ts'
 import {documentWriteFailed, readFailed} from '../messages/io.ts'
 import type {DocumentPlan} from '../tangle/tangle-document.ts'
 import type {WrittenFiles} from '../tangle/written.ts'
@@ -81,7 +81,10 @@ function detangleOne(
   report.refusals.push(...result.refusals)
   if (result.bytes) {
     try {
-      writeAtomically(document, bytes, result.bytes)
+      if (!writeAtomically(document, bytes, result.bytes)) {
+        report.refusals.push(diagnostic(document, savedMeanwhile()))
+        return
+      }
     } catch (error) {
       report.refusals.push(diagnostic(document, documentWriteFailed((error as Error).message)))
       return
@@ -114,15 +117,16 @@ function readOrSay(file: string, report: DetangleReport): Buffer | undefined {
 /**
  * BYTES in FILE, which held BEFORE, by a rename over it: a reader sees the old document or the new one, never half of
  * it; its mode kept; through a link, where the link leads (the link kept). A document saved meanwhile (its bytes no
- * longer BEFORE) is not replaced.
+ * longer BEFORE) is not replaced: false.
  */
-function writeAtomically(file: string, before: Uint8Array, bytes: Uint8Array): void {
+function writeAtomically(file: string, before: Uint8Array, bytes: Uint8Array): boolean {
   const real = fs.realpathSync(file)
   const temporary = path.join(path.dirname(real), `.${path.basename(real)}.${process.pid}.detangle`)
   try {
     fs.writeFileSync(temporary, bytes, {mode: fs.statSync(real).mode & 0o7777})
-    if (!fs.readFileSync(real).equals(before)) throw new Error('it was saved while detangle read it; detangle again')
+    if (!fs.readFileSync(real).equals(before)) return false
     fs.renameSync(temporary, real)
+    return true
   } finally {
     fs.rmSync(temporary, {force: true})
   }

@@ -58,6 +58,16 @@ export function bothEdited(target: string, orgSide: string, fileSide: string): M
   }
 }
 
+/** The document was saved between detangle's reading it and its writing the edits back: that save is kept. */
+export function savedMeanwhile(): Message {
+  return {
+    ruleId: 'detangle/both-edited',
+    reason:
+      'the Org document was saved while detangle read it: it is left as that save wrote it, and no edit went back',
+    expected: ['detangle again'],
+  }
+}
+
 /** A file (the place of the message) written by no document the record knows, or one its document no longer writes. */
 export function noRecord(why: 'never' | 'no-longer'): Message {
   return {
