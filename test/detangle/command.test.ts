@@ -76,6 +76,16 @@ describe('passepartout detangle', () => {
     expect(run(['detangle', 'generated'], dir).stdout).toMatch(/^org\/counter.org:3 ← generated\/counter.ts:1\n/)
   })
 
+  it('leaves a file that holds what was written alone, though its document changed since', () => {
+    const dir = tempProject({'org/counter.org': counter, 'generated/.keep': ''})
+    expect(run(['tangle'], dir).status).toBe(0)
+    fs.writeFileSync(path.join(dir, 'org/counter.org'), counter.replace('count = 0', 'count = 1'))
+    const result = run(['detangle', 'generated/counter.ts'], dir)
+    expect(result.stderr).toBe('')
+    expect(result.stdout).toBe('detangled 0 files into 0 documents\n')
+    expect(result.status).toBe(0)
+  })
+
   it('writes a document reached through a link where the link leads, the link kept', () => {
     const dir = tempProject({'notes/counter.org': counter, 'generated/.keep': ''})
     fs.mkdirSync(path.join(dir, 'org'))

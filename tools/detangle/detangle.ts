@@ -95,12 +95,13 @@ interface OrgEdit {
 }
 
 function detangleFile(request: DetangleRequest, bytes: Uint8Array, file: EditedFile): FileOutcome {
+  // A file that holds what was written has no edit to bring back, whatever its document became since.
+  if (hashOf(file.bytes) === file.recordedHash) return {bytes, changes: []}
   const plan = request.plan(bytes)
   const edited = Buffer.from(file.bytes).toString('utf8')
   const checked = fileToDiff(request, plan, file, edited)
   if ('refusal' in checked) return checked
   const {target} = checked
-  if (target.content === edited) return {bytes, changes: []}
   const root = plan.root!
   const finder = new BlockFinder(root.children.filter((node): node is SrcBlock => node.type === 'srcBlock'))
   const orgLines = root.data.lines
