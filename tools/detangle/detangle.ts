@@ -101,6 +101,7 @@ function detangleFile(request: DetangleRequest, bytes: Uint8Array, file: EditedF
   const edited = Buffer.from(file.bytes).toString('utf8')
   const checked = fileToDiff(request, plan, file, edited)
   if ('refusal' in checked) return checked
+  if ('agreed' in checked) return {bytes, changes: []}
   const {target} = checked
   const root = plan.root!
   const finder = new BlockFinder(root.children.filter((node): node is SrcBlock => node.type === 'srcBlock'))
@@ -138,14 +139,14 @@ function detangleFile(request: DetangleRequest, bytes: Uint8Array, file: EditedF
  * FILE's plan in PLAN (the document as it is now), when what it holds, EDITED, can be diffed against it: the
  * document tangles, still writes the file, and writes what was last written there (else both sides were edited);
  * and the edit brings no carriage return, which would go into the Org line and come back byte for byte from a
- * document of mixed line endings.
+ * document of mixed line endings. Both sides edited the same way agree: nothing to bring back.
  */
 function fileToDiff(
   request: DetangleRequest,
   plan: DocumentPlan,
   file: EditedFile,
   edited: string,
-): {target: TargetPlan} | {refusal: Diagnostic} {
+): {target: TargetPlan} | {agreed: true} | {refusal: Diagnostic} {
   const shown = request.display(file.path)
   const refuse = (message: Message, place: Position | Point | undefined, at = request.document) => ({
     refusal: diagnostic(at, message, place),
@@ -156,7 +157,8 @@ function fileToDiff(
   }
   const target = plan.targets.find((candidate) => candidate.path === file.path)
   if (!target) return refuse(messages.noRecord('no-longer'), {line: 1, column: 1}, file.path)
-  if (hashOf(target.content) !== file.recordedHash) return bothSides(request, target, edited, shown)
+  if (hashOf(target.content) !== file.recordedHash)
+    return target.content === edited ? {agreed: true} : bothSides(request, target, edited, shown)
   if (edited.includes('\r') && !target.content.includes('\r')) {
     const why = 'the edited file holds carriage returns (CRLF line endings), which the tangle never writes'
     return refuse(messages.roundTrip(why), target.blocks[0]?.open.start)
