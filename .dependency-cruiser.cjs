@@ -140,6 +140,7 @@ const TOOLCHAIN_LAYERS = [
   },
   {name: 'reading Org', modules: ['org/*', 'graph/*']},
   {name: 'tangling', modules: ['tangle/*']},
+  {name: 'detangling', modules: ['detangle/*']},
   {name: 'checking', modules: ['check/*']},
   {name: 'the project session', modules: ['session/*', 'watch/*']},
   {name: 'commands', modules: ['cli/*', 'fmt/*', 'init/*', 'docs/*', 'pack/*', 'architecture/*', 'toolchain']},

@@ -46,6 +46,27 @@ export const RULES = {
     'warning',
     'a file a document wrote and no longer writes (a renamed `:tangle`, a removed block or document): `--prune` removes it',
   ],
+  'detangle/shared-noweb': [
+    'error',
+    '`passepartout detangle`: an edited line came from a noweb reference used in more than one place, where the edit would change the others too: the message says where',
+  ],
+  'detangle/computed-line': [
+    'error',
+    "`passepartout detangle`: an edited line that Org computed, not copied from a block (a `:prologue` or `:epilogue`, a line `:comments` wrote, a `:padline` blank line, a shebang, a Lisp form's value, a line holding an inline noweb reference)",
+  ],
+  'detangle/spans-blocks': [
+    'error',
+    "`passepartout detangle`: an edit that replaces lines of two blocks (or a noweb reference's prefix) with a different number of lines: which block each new line belongs to cannot be told",
+  ],
+  'detangle/both-edited': [
+    'error',
+    '`passepartout detangle`: the Org document changed since the file was tangled, and the file was edited too: both sides are shown, neither is taken',
+  ],
+  'detangle/no-record': ['error', '`passepartout detangle`: a file no document is recorded to have written'],
+  'detangle/round-trip': [
+    'error',
+    '`passepartout detangle`: the Org document the edit would make does not tangle back to the edited bytes (or changes another file it writes): nothing is written',
+  ],
   'tangle/emacs-error': [
     'error',
     "Org fails here (Emacs's own words are the note): nothing of the document is written",

@@ -204,6 +204,20 @@ export const EXAMPLES: Record<string, Example> = {
     },
   },
 
+  detangle: {
+    project: async () => new DocProject('/work/main'),
+    before: {
+      // An editor's rename over the generated file.
+      1: async (project) =>
+        project.write('generated/counter.ts', project.read('generated/counter.ts').replaceAll(/\bcount\b/g, 'counter')),
+      // Both sides edited: the document's first block, and the file's function.
+      2: async (project) => {
+        project.write('org/counter.org', project.read('org/counter.org').replace('counter = 0', 'counter = 1'))
+        project.write('generated/counter.ts', project.read('generated/counter.ts').replace('+= 1', '+= 2'))
+      },
+    },
+  },
+
   skills: {
     project: async () => new DocProject('/work/main'),
   },

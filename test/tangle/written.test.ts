@@ -82,6 +82,7 @@ describe('a target edited since it was tangled', () => {
     const result = run(dir)
     expect(result.status).toBe(0)
     expect(said(result.stderr)).toEqual(['org/doc.org:2:1 tangle/overwrites-edit'])
+    expect(result.stderr).toContain('help: passepartout detangle brings such an edit back into its document first')
     expect(fs.readFileSync(path.join(dir, 'generated/x.ts'), 'utf8')).toBe('export const x = 2\n')
     expect(run(dir).stderr).toBe('')
   })

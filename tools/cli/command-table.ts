@@ -193,6 +193,14 @@ export const COMMANDS = {
     options: ['dry-run', 'json', ...SESSION, ...ORG_OUTPUT],
     runs: 'toolchain',
   },
+  detangle: {
+    operands: {kind: 'paths'},
+    summary:
+      'bring the edits of generated files back into the Org blocks they came from (default: every file a ' +
+      "document of the project wrote that was edited since), and refuse, at its Org line, an edit that can't go back",
+    options: ['allow-outside', ...ORG_OUTPUT],
+    runs: 'toolchain',
+  },
   watch: {
     operands: {kind: 'paths'},
     summary:

@@ -73,7 +73,7 @@ export function commandInputs(
  * the `problem`, said, not guessed at, as is a package.json that cannot be read (project-file.ts): either allows
  * nothing beyond GIVEN.
  */
-function allowedOutside(
+export function allowedOutside(
   project: string | undefined,
   given: readonly string[],
   cwd: string,

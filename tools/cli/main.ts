@@ -52,6 +52,8 @@ export const TOOLCHAIN: Record<ToolchainCommandName, Runner> = {
     const flags = {...sessionFlags(values), dryRun: values['dry-run'], json: values.json}
     return (await import('./tangle-command.ts')).runTangle(operands, flags, context)
   },
+  detangle: async ({operands, values}, context) =>
+    (await import('./detangle-command.ts')).runDetangle(operands, {allowOutside: values['allow-outside']}, context),
   watch: async ({operands, values}, context) => {
     const flags = {...sessionFlags(values), dryRun: false, json: false}
     return (await import('./watch-command.ts')).runWatch(operands, flags, context)

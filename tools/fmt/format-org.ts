@@ -23,7 +23,7 @@ import {nowebEnabled} from '../tangle/noweb.ts'
 import {collectKeywords, namesSetupFiles} from '../tangle/setup-files.ts'
 import {originAt, type SourceText} from '../tangle/text.ts'
 import {type CodeLanguage, type CodeShape, formatCode} from './format-code.ts'
-import {escapedLines, escapeLine} from './org-escape.ts'
+import {escapedLines, escapeLine} from '../org/escape.ts'
 import {protectReferences} from './noweb-placeholders.ts'
 
 /** The block languages the tangler writes as TypeScript or JavaScript, and how each is parsed. */

@@ -73,6 +73,11 @@ export function writeFailed(fileName: string | undefined, why: string): Message 
   return {ruleId: 'io/write', reason: `${what}, so none of this document's files was written: ${why}`}
 }
 
+/** The Org document detangle changed could not be written, for WHY: it is as it was. */
+export function documentWriteFailed(why: string): Message {
+  return {ruleId: 'io/write', reason: `cannot write this document, so it is as it was and no edit went back: ${why}`}
+}
+
 /** SHOWN, a file this document no longer writes, could not be removed, for WHY. */
 export function removeFailed(shown: string, why: string): Message {
   return {ruleId: 'io/write', reason: `cannot remove ${shown}, which this document no longer writes: ${why}`}

@@ -298,6 +298,7 @@ export function overwritesEdit(fileName: string): Message {
   return {
     ruleId: 'tangle/overwrites-edit',
     reason: `:tangle ${fileName} was edited since it was tangled; this tangle replaces it, and the edit is lost (Emacs replaces it silently)`,
+    expected: ['passepartout detangle brings such an edit back into its document first'],
   }
 }
 

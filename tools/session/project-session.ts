@@ -19,6 +19,7 @@ import {readFailed} from '../messages/io.ts'
 import type {DocumentMeta} from '../org/document-meta.ts'
 import {appliedRules, SandboxVerdicts} from '../check/sandbox-verdicts.ts'
 import type {SandboxSuspect} from '../check/warm-messages.ts'
+import type {DetangleReport} from '../detangle/files.ts'
 import {isInside, listOrgFiles, skillsFolder} from '../project.ts'
 import {ORG_DOCUMENT_MAX_BYTES, readProjectFile} from '../project-file.ts'
 import {readToolchainSettings, type ToolchainSettings} from '../settings.ts'
@@ -201,6 +202,31 @@ export class ProjectSession {
   }
 
   /**
+   * Bring the edits of generated FILES back into the Org documents that wrote them (tools/detangle/); no FILES: every
+   * file the record holds under the project (or the state folder) whose bytes are no longer what was written.
+   * DISPLAY names a file in the messages.
+   */
+  async detangle(
+    files: readonly string[],
+    display: (file: string) => string = (file) => file,
+  ): Promise<DetangleReport> {
+    const [{detangleFiles}, {planBytes}] = await Promise.all([
+      import('../detangle/files.ts'),
+      import('../tangle/run-document.ts'),
+    ])
+    const folder = this.options.project ?? this.options.stateFolder
+    if (!this.written || folder === undefined) return {changes: [], refusals: [], documents: [], settled: []}
+    const disk = new DiskView()
+    return detangleFiles({
+      files,
+      folder,
+      written: this.written,
+      plan: (document, bytes) => planBytes(document, bytes, this.allowOutside, disk),
+      display,
+    })
+  }
+
+  /**
    * What each document under FOLDER wrote when it was last tangled (the session's record): its files, each with a
    * hash of what it holds now (`TargetOutcome.hash` is the same hash). Empty for a folder the record does not
    * cover (outside the project).
@@ -210,8 +236,10 @@ export class ProjectSession {
     for (const document of this.written?.documentsUnder(folder) ?? []) {
       const files = new Map<string, string>()
       for (const target of this.written!.targetsOf(document)) {
-        // A file gone holds nothing a tangle would write.
-        files.set(target, fs.existsSync(target) ? hashOf(fs.readFileSync(target)) : '')
+        // A file gone, or one that is no regular file (read as a project's file: a named pipe waited for good),
+        // holds nothing a tangle would write.
+        const read = readProjectFile(target, ORG_DOCUMENT_MAX_BYTES)
+        files.set(target, read.ok ? hashOf(read.bytes) : '')
       }
       outputs.set(document, files)
     }

@@ -88,8 +88,18 @@ export function planFile(file: string, allowOutside: readonly string[], disk = n
       root: undefined,
       inputs: [],
     }
+  return planBytes(file, read.bytes, allowOutside, disk)
+}
+
+/** The plan of BYTES as the Org file FILE, held to the boundary a run holds it to: what it would write, in memory. */
+export function planBytes(
+  file: string,
+  bytes: Uint8Array,
+  allowOutside: readonly string[],
+  disk = new DiskView(),
+): DocumentPlan {
   const boundary = {root: disk.projectRoot(path.dirname(file)) ?? looseRoot(file, allowOutside), allowed: allowOutside}
-  return planDocument(file, read.bytes, {boundary, disk})
+  return planDocument(file, bytes, {boundary, disk})
 }
 
 /**

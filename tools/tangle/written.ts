@@ -19,6 +19,7 @@
 import {createHash} from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
+import {ORG_DOCUMENT_MAX_BYTES, readProjectFile} from '../project-file.ts'
 import {type Infer, number, object, record, string} from '../shape.ts'
 import {readStateJson, stateFile, writeStateFile} from './cache.ts'
 
@@ -74,11 +75,11 @@ export class WrittenFiles {
     const stat = fs.statSync(target, {throwIfNoEntry: false})
     if (!stat) return false
     if (stat.size === entry.size && stat.mtimeMs === entry.mtimeMs && stat.ino === entry.ino) return false
-    try {
-      return hashOf(fs.readFileSync(target)) !== entry.hash
-    } catch {
-      return false
-    }
+    // Read as a project's file: a named pipe put in its place waited for good. One that is no regular file (of at
+    // most a document's bytes) no longer holds what was written.
+    const read = readProjectFile(target, ORG_DOCUMENT_MAX_BYTES)
+    if (!read.ok) return !read.missing
+    return hashOf(read.bytes) !== entry.hash
   }
 
   /** DOCUMENT now writes TARGETS (path and the hash of their bytes, just written or found already right). */
@@ -111,6 +112,21 @@ export class WrittenFiles {
       document,
       Object.entries(entries).map(([target, entry]) => ({path: target, hash: entry.hash})),
     )
+  }
+
+  /** The files recorded under FOLDER (whichever document wrote them), each with its document. */
+  targetsUnder(folder: string): {document: string; target: string}[] {
+    return Object.entries(this.documents).flatMap(([document, targets]) =>
+      Object.keys(targets)
+        .filter((target) => target.startsWith(`${folder}${path.sep}`))
+        .map((target) => ({document, target})),
+    )
+  }
+
+  /** The document recorded to have written TARGET, or undefined. */
+  documentOf(target: string): string | undefined {
+    for (const [document, targets] of Object.entries(this.documents)) if (targets[target]) return document
+    return undefined
   }
 
   entryOf(document: string, target: string): Entry | undefined {

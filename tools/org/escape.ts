@@ -1,5 +1,5 @@
 /**
- * Org's comma escapes, written back into a formatted block.
+ * Org's comma escapes, written back into a block: by the formatter, and by detangle.
  *
  * Tangling removes one comma from a line that starts, after its indentation,
  * with commas then `*` or `#+` (`org-unescape-code-in-string`). A formatted line

@@ -1,0 +1,2 @@
+export const side = 'org'
+export const other = 0

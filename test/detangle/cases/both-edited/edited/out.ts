@@ -1,0 +1,2 @@
+export const side = 'neither'
+export const other = 1

@@ -1,0 +1,2 @@
+export const eol = 'still crlf'
+export const kept = 1

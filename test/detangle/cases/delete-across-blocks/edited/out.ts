@@ -1,0 +1,2 @@
+export const one = 1
+export const four = 4

@@ -1,0 +1,4 @@
+export function twice(n: number): number {
+  const doubled = n * 2
+  return doubled
+}

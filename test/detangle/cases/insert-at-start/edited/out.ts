@@ -1,0 +1,2 @@
+import fs from 'node:fs'
+export const first = 1

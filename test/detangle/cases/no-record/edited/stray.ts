@@ -1,0 +1,1 @@
+export const stray = 1

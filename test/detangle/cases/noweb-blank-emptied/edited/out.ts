@@ -1,0 +1,5 @@
+export class Pair {
+  readonly left = 1
+
+  readonly right = 2
+}

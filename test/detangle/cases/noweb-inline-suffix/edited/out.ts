@@ -1,0 +1,1 @@
+export const total = Math.max(1, 3)

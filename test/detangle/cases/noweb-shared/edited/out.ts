@@ -1,0 +1,7 @@
+export class English {
+  readonly polite = false
+}
+
+export class French {
+  readonly polite = true
+}

@@ -1,0 +1,5 @@
+export class Greeter {
+  greet(name: string): string {
+    return `Hello, ${name}!`
+  }
+}

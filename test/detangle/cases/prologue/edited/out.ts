@@ -1,0 +1,2 @@
+// written by hand
+export const value = 1

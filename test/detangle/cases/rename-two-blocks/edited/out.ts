@@ -1,0 +1,6 @@
+export let counter = 0
+
+export function increment(): number {
+  counter += 1
+  return counter
+}

@@ -1,0 +1,2 @@
+export const first = 10
+export const second = 20

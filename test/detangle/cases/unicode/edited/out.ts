@@ -1,0 +1,3 @@
+export const café = 'crème brûlée'
+export const wave = '👋🏽'
+export const naïve = true
