@@ -1,0 +1,55 @@
+/**
+ * Where everything of a woven site lives: the page of each document (its path under the site's folder, from
+ * the document's path under the folder woven: `org/core/turn.org` → `org/core/turn.html`) and the anchor of
+ * each `:ID:`. Every link of a page is relative to that page, so that the site reads the same from `file://`
+ * and from any static server, wherever it is put.
+ */
+import path from 'node:path'
+
+/** A place of the site: a page (its path under the site's folder, with `/`) and an anchor in it, if any. */
+export interface SitePlace {
+  page: string
+  anchor?: string
+}
+
+export class SiteMap {
+  private readonly pages = new Map<string, string>()
+  private readonly ids = new Map<string, SitePlace>()
+
+  /** BASE: the folder whose documents are woven; a page's path under the site mirrors the document's under it. */
+  constructor(private readonly base: string) {}
+
+  /** The page of the Org file DOCUMENT (absolute), made known to the map. */
+  addDocument(document: string): string {
+    const relative = path.relative(this.base, document).split(path.sep).join('/')
+    const page = `${relative.replace(/\.org$/i, '')}.html`
+    this.pages.set(document, page)
+    return page
+  }
+
+  /** The page of DOCUMENT, when it is woven. */
+  pageOf(document: string): string | undefined {
+    return this.pages.get(document)
+  }
+
+  /** Say that the ID ID is at PLACE; the first place said keeps it (a second is the graph's duplicate-id error). */
+  addId(id: string, place: SitePlace): void {
+    if (!this.ids.has(id)) this.ids.set(id, place)
+  }
+
+  idPlace(id: string): SitePlace | undefined {
+    return this.ids.get(id)
+  }
+}
+
+/** The href that leads from the page FROM to PLACE: relative, with the anchor. */
+export function hrefTo(from: string, place: SitePlace): string {
+  const anchor = place.anchor === undefined ? '' : `#${place.anchor}`
+  if (place.page === from) return anchor === '' ? path.posix.basename(from) : anchor
+  return `${path.posix.relative(path.posix.dirname(from), place.page)}${anchor}`
+}
+
+/** The folder of the site's root seen from the page PAGE (`../../` from `org/core/turn.html`), empty at the root. */
+export function rootFrom(page: string): string {
+  return '../'.repeat(page.split('/').length - 1)
+}
