@@ -51,6 +51,9 @@ export const third = 3
 
 const GAMMA = `#+TITLE: Gamma
 See [[file:alpha.org][the first document]].
+#+INCLUDE: "../parts/part.org"
+#+INCLUDE: "../parts/snippet.ts" src typescript :lines "2-4"
+#+INCLUDE: "../parts/missing.org"
 
 #+begin_src sh
 echo not tangled
@@ -62,7 +65,16 @@ let out: string
 let report: WeaveReport
 
 beforeAll(async () => {
-  project = tempProject({'org/alpha.org': ALPHA, 'org/beta.org': BETA, 'org/gamma.org': GAMMA}, 'passepartout-weave-')
+  project = tempProject(
+    {
+      'org/alpha.org': ALPHA,
+      'org/beta.org': BETA,
+      'org/gamma.org': GAMMA,
+      'parts/part.org': 'Included /prose/.\n',
+      'parts/snippet.ts': 'const zero = 0\nconst one = 1\nconst two = 2\nconst three = 3\n',
+    },
+    'passepartout-weave-',
+  )
   out = path.join(project, 'generated', 'site')
   const files = ['alpha', 'beta', 'gamma'].map((name) => path.join(project, 'org', `${name}.org`))
   await tangle({files})
@@ -123,12 +135,29 @@ describe('weave', () => {
 
   it('says an id no document holds as a warning at the link, and shows its text unlinked', () => {
     const said = report.diagnostics.map((message) => formatDiagnostic(message, project))
-    expect(said).toEqual([
+    expect(said).toContain(
       "org/alpha.org:6:60: warning: no woven document holds the ID 'nowhere': the page shows the link's text, unlinked [weave/unknown-id]",
-    ])
+    )
     expect(
       elements(page('alpha')).some((element) => element.tagName === 'a' && textOf(element) === 'a place no one holds'),
     ).toBe(false)
+  })
+
+  it('shows what #+INCLUDE: names: Org text as prose, a file as a block of its language, :lines as Org counts them', () => {
+    const gamma = elements(page('gamma'))
+    expect(gamma.some((element) => element.tagName === 'em' && textOf(element) === 'prose')).toBe(true)
+    const included = gamma.find((element) => element.tagName === 'pre' && textOf(element).includes('const one'))
+    expect(textOf(included!)).toBe('const one = 1\nconst two = 2')
+    expect(elements(included!).some((element) => String(element.properties.className).startsWith('t-token-'))).toBe(
+      true,
+    )
+  })
+
+  it('says an #+INCLUDE: of a file that cannot be read as a warning at its line', () => {
+    const places = report.diagnostics.map(
+      (message) => `${path.relative(project, String(message.file))}:${message.line} ${message.ruleId}`,
+    )
+    expect(places).toEqual(['org/alpha.org:6 weave/unknown-id', 'org/gamma.org:5 weave/include-unreadable'])
   })
 
   it('draws the #+DEPENDS_ON: graph on the index, each document a link to its page', () => {
@@ -160,7 +189,7 @@ describe('weave of a document that does not read', () => {
   it('says its error at the Org line, writes the other pages, and lists it unlinked', async () => {
     const broken = '#+TITLE: Broken\n#+begin_src typescript :tangle ../nowhere/x.ts\nexport {}\n#+end_src\n'
     const folder = tempProject({
-      'org/fine.org': GAMMA.replace('[[file:alpha.org][the first document]]', ''),
+      'org/fine.org': '#+TITLE: Fine\nSome /prose/.\n',
       'org/broken.org': broken,
     })
     const site = fs.mkdtempSync(path.join(os.tmpdir(), 'passepartout-site-'))

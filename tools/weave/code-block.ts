@@ -14,10 +14,7 @@ export interface BlockContext {
 }
 
 export function codeBlock(block: WovenBlock, tokens: readonly CodeToken[][], context: BlockContext): Element {
-  const children: ElementContent[] = [
-    caption(block, context),
-    element('pre', {className: ['code']}, [element('code', {}, codeLines(block, tokens))]),
-  ]
+  const children: ElementContent[] = [caption(block, context), codeElement(tokens, block.references)]
   if (block.usedIn.length > 0) children.push(usedIn(block))
   return element('figure', {id: block.anchor, className: ['block']}, children)
 }
@@ -57,15 +54,15 @@ function places(outputs: readonly BlockOutput[], context: BlockContext): (Elemen
   })
 }
 
-/** The lines of the block's code, coloured, each reference a link. */
-function codeLines(block: WovenBlock, tokens: readonly CodeToken[][]): ElementContent[] {
+/** Code as its lines of TOKENS, coloured, each of its REFERENCES a link. */
+export function codeElement(tokens: readonly CodeToken[][], references: readonly BlockReference[] = []): Element {
   const lines: ElementContent[] = []
   tokens.forEach((line, index) => {
     if (index > 0) lines.push(text('\n'))
-    const references = block.references.filter((reference) => reference.line === index)
-    lines.push(element('span', {className: ['line']}, lineContent(line, references)))
+    const onLine = references.filter((reference) => reference.line === index)
+    lines.push(element('span', {className: ['line']}, lineContent(line, onLine)))
   })
-  return lines
+  return element('pre', {className: ['code']}, [element('code', {}, lines)])
 }
 
 /** One line's tokens as spans, the characters of each reference gathered into one link. */

@@ -7,13 +7,14 @@
  */
 import type {Element, ElementContent, Root} from 'hast'
 import type {Position} from 'unist'
-import type {Link, OrgData, OrgNode} from 'uniorg'
+import type {Keyword, Link, OrgData, OrgNode} from 'uniorg'
 import {parse} from 'uniorg-parse/lib/parser.js'
 import {orgToHast} from 'uniorg-rehype/lib/org-to-hast.js'
 import path from 'node:path'
 import {type Diagnostic, diagnostic} from '../diagnostics.ts'
-import {unknownId} from '../messages/weave.ts'
-import {element, text} from './hast.ts'
+import {includeUnreadable, unknownId} from '../messages/weave.ts'
+import {element, raw, text} from './hast.ts'
+import {includedText} from './include.ts'
 import {hrefTo, type SiteMap} from './site-map.ts'
 import type {WeaveDocument} from './weave-document.ts'
 
@@ -21,7 +22,9 @@ export interface ProseContext {
   site: SiteMap
   /** The rendered block whose `#+begin_src` line is LINE (1-based). */
   blockAt: (line: number) => Element | undefined
-  /** Where the warnings of links go. */
+  /** LINES of LANGUAGE coloured, as a block shows them. */
+  code: (lines: readonly string[], language: string | null) => Element
+  /** Where the warnings of links and includes go. */
   diagnostics: Diagnostic[]
 }
 
@@ -31,16 +34,56 @@ interface Converter {
 }
 
 export function proseOf(document: WeaveDocument, context: ProseContext): Root {
-  const org = parse(document.root!.data.text, {trackPosition: true, useSubSuperscripts: '{}'})
+  const org = readProse(document.root!.data.text)
   anchorHeadings(org, document)
   return orgToHast(org, {
     handlers: {
+      keyword: function (this: Converter, keyword: Keyword) {
+        return keyword.key === 'INCLUDE' ? includeOf(keyword, document, context, this) : null
+      } as never,
       'src-block': (block) => (block.position ? blockIn(block.position, context) : undefined) ?? null,
       link: function (this: Converter, link: Link) {
         return linkOf(link, document, context, this)
       } as never,
     },
   })
+}
+
+function readProse(text: string): OrgData {
+  return parse(text, {trackPosition: true, useSubSuperscripts: '{}'})
+}
+
+/**
+ * What the `#+INCLUDE:` KEYWORD names, in its place: Org text rendered as the document's own prose (its includes
+ * are not followed: a file that included itself would never end), a block coloured as the weave's blocks are.
+ */
+function includeOf(keyword: Keyword, document: WeaveDocument, context: ProseContext, converter: Converter) {
+  const include = keyword.position && document.includes.get(keyword.position.start.line)
+  if (!include) return []
+  let included: string
+  try {
+    included = includedText(include)
+  } catch (error) {
+    const why = (error as NodeJS.ErrnoException).code ?? (error as Error).message
+    context.diagnostics.push(
+      diagnostic(
+        document.path,
+        includeUnreadable(path.relative(path.dirname(document.path), include.file), why),
+        keyword.position,
+      ),
+    )
+    return []
+  }
+  if (include.as.kind === 'org') {
+    const org = readProse(included)
+    const nested = (node: OrgNode | OrgData): boolean => node.type === 'keyword' && node.key === 'INCLUDE'
+    org.children = org.children.filter((child) => !nested(child))
+    return converter.toHast(org.children as OrgNode[], null)
+  }
+  const lines = included.replace(/\n$/, '').split('\n')
+  if (include.as.kind === 'src') return context.code(lines, include.as.language)
+  if (include.as.kind === 'export') return include.as.backend === 'html' ? raw(included) : []
+  return element('pre', {className: ['example']}, [included])
 }
 
 /** Give each headline of ORG the anchor the weave chose for the heading on its line. */

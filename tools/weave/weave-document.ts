@@ -15,6 +15,7 @@ import {findReferences, nowebEnabled} from '../tangle/noweb.ts'
 import {planFile} from '../tangle/run-document.ts'
 import type {DocumentPlan, TargetPlan} from '../tangle/tangle-document.ts'
 import type {DiskView} from '../tangle/disk.ts'
+import {type Include, parseInclude} from './include.ts'
 
 export interface WovenBlock {
   block: SrcBlock
@@ -77,12 +78,19 @@ export interface WeaveDocument {
   blocks: WovenBlock[]
   /** Its file-level `:ID:`s: each leads to the top of its page. */
   fileIds: string[]
+  /** Its `#+INCLUDE:` lines, by their 1-based line. */
+  includes: Map<number, Include>
   /** The reader's and the tangler's errors and warnings: a document with an error gets no page. */
   diagnostics: Diagnostic[]
 }
 
 /** Read and plan the Org file FILE, whose page is PAGE. */
-export function readWeaveDocument(file: string, page: string, allowOutside: readonly string[], disk?: DiskView) {
+export function readWeaveDocument(
+  file: string,
+  page: string,
+  allowOutside: readonly string[],
+  disk?: DiskView,
+): WeaveDocument {
   const plan = planFile(file, allowOutside, disk)
   const document: WeaveDocument = {
     path: file,
@@ -94,6 +102,7 @@ export function readWeaveDocument(file: string, page: string, allowOutside: read
     headings: [],
     blocks: [],
     fileIds: [],
+    includes: new Map(),
     diagnostics: plan.diagnostics,
   }
   if (!plan.root || plan.failed) return document
@@ -102,7 +111,18 @@ export function readWeaveDocument(file: string, page: string, allowOutside: read
   document.headings = headingsOf(doc)
   document.fileIds = idsOf(doc, -1)
   document.blocks = blocksOf(doc, plan)
+  document.includes = includesOf(plan.root, file)
   return document
+}
+
+/** The `#+INCLUDE:` lines of ROOT, the document FILE's, by line. */
+function includesOf(root: OrgRoot, file: string): Map<number, Include> {
+  const includes = new Map<number, Include>()
+  for (const node of root.children) {
+    const include = node.type === 'keyword' && node.key === 'INCLUDE' ? parseInclude(node.value, file) : undefined
+    if (include) includes.set(node.position.start.line, include)
+  }
+  return includes
 }
 
 /** The headings of DOC with their anchors, each anchor once in the page. */

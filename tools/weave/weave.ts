@@ -16,7 +16,7 @@ import type {DocumentMeta} from '../org/document-meta.ts'
 import {isInside} from '../project.ts'
 import {DiskView} from '../tangle/disk.ts'
 import {SEARCH, SEARCH_FILE, STYLE, STYLE_FILE} from './assets.ts'
-import {codeBlock} from './code-block.ts'
+import {codeBlock, codeElement} from './code-block.ts'
 import {Highlighter} from './highlight.ts'
 import {INDEX_PAGE, indexPage} from './index-page.ts'
 import {documentPage} from './page.ts'
@@ -84,6 +84,14 @@ export async function weave(options: WeaveOptions): Promise<WeaveReport> {
   return {documents, woven, written: written.written, unchanged: written.unchanged, diagnostics, pages}
 }
 
+/** The languages of DOCUMENT's code: its blocks', and those of the files it includes as source blocks. */
+function languagesOf(document: WeaveDocument): (string | null)[] {
+  const included = [...document.includes.values()].map((include) =>
+    include.as.kind === 'src' ? include.as.language : null,
+  )
+  return [...document.blocks.map((block) => block.language), ...included]
+}
+
 /** Where DOCUMENT's IDs lead: its file-level ones to its page, a heading's to the heading. */
 function placeIds(document: WeaveDocument, site: SiteMap): void {
   for (const id of document.fileIds) site.addId(id, {page: document.page})
@@ -102,7 +110,8 @@ function pageOf(
   const blocks = new Map<number, Element>()
   for (const block of document.blocks)
     blocks.set(block.block.open.start.line, codeBlock(block, highlighter.tokens(block.lines, block.language), {show}))
-  const prose = proseOf(document, {site, blockAt: (line) => blocks.get(line), diagnostics})
+  const code = (lines: readonly string[], language: string | null) => codeElement(highlighter.tokens(lines, language))
+  const prose = proseOf(document, {site, blockAt: (line) => blocks.get(line), code, diagnostics})
   return documentPage(document, prose, show(document.path))
 }
 
