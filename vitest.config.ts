@@ -28,6 +28,8 @@ const COMPUTING = [
   ...['guards', 'setup-files', 'written'].map((name) => `test/tangle/${name}.test.ts`),
   'test/graph/deps-command.test.ts',
   'test/weave/weave.test.ts',
+  'test/weave/include.test.ts',
+  'test/tangle/block-spans.test.ts',
   'test/weave/project-site.test.ts',
   'test/fmt/command.test.ts',
   'test/check/sandbox.test.ts',
