@@ -49,6 +49,7 @@ export function proseOf(document: WeaveDocument, context: ProseContext): Root {
   })
 }
 
+/** The Org TEXT as uniorg reads it, each node with its place (to match blocks and headings by their lines). */
 function readProse(text: string): OrgData {
   return parse(text, {trackPosition: true, useSubSuperscripts: '{}'})
 }
