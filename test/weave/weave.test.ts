@@ -50,7 +50,7 @@ export const third = 3
 `
 
 const GAMMA = `#+TITLE: Gamma
-See [[file:alpha.org][the first document]].
+See [[file:alpha.org][the first document]], and [[file:beta.org::*A heading of Beta][a heading of the second]].
 #+INCLUDE: "../parts/part.org"
 #+INCLUDE: "../parts/snippet.ts" src typescript :lines "2-4"
 #+INCLUDE: "../parts/missing.org"
@@ -131,6 +131,8 @@ describe('weave', () => {
       (element) => textOf(element) === 'the first document' && element.tagName === 'a',
     )
     expect(file?.properties.href).toBe('alpha.html')
+    const heading = elements(page('gamma')).find((element) => textOf(element) === 'a heading of the second')
+    expect(heading?.properties.href).toBe('beta.html#beta-heading')
   })
 
   it('says an id no document holds as a warning at the link, and shows its text unlinked', () => {

@@ -3,7 +3,8 @@
  * once) and uniorg-rehype renders it, but for what the weave says itself: each source block is the tangler's
  * (code-block.ts), matched to uniorg's by its lines; each heading gets its anchor (its `:ID:`, else one from its
  * title); an `[[id:…]]` link leads to the page and anchor of its ID, a `[[file:….org]]` link to that document's
- * page. Sub- and superscripts only in braces (`a_{b}`, Org's `^:{}`): our prose names `snake_case` things.
+ * page (and `::*Title` to its heading of that title). Sub- and superscripts only in braces (`a_{b}`, Org's
+ * `^:{}`): our prose names `snake_case` things.
  */
 import type {Element, ElementContent, Root} from 'hast'
 import type {Position} from 'unist'
@@ -119,9 +120,12 @@ function linkOf(link: Link, document: WeaveDocument, context: ProseContext, conv
     return element('span', {className: ['unknown-link']}, label())
   }
   if (link.linkType === 'file') {
-    const file = link.path.replace(/::.*$/, '')
+    const [file, search] = link.path.split('::') as [string, string | undefined]
     const page = context.site.pageOf(path.resolve(path.dirname(document.path), file))
-    if (page) return element('a', {href: hrefTo(document.page, {page})}, label())
+    // `::*Title` searches for a heading: its anchor, when the page has one so titled; else the page.
+    const title = search?.startsWith('*') ? search.slice(1).trim() : undefined
+    const anchor = page && title !== undefined ? context.site.headingAnchor(page, title) : undefined
+    if (page) return element('a', {href: hrefTo(document.page, {page, anchor})}, label())
   }
   return null
 }

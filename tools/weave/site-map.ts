@@ -1,7 +1,7 @@
 /**
  * Where everything of a woven site lives: the page of each document (its path under the site's folder, from
- * the document's path under the folder woven: `org/core/turn.org` → `org/core/turn.html`) and the anchor of
- * each `:ID:`. Every link of a page is relative to that page, so that the site reads the same from `file://`
+ * the document's path under the folder woven: `org/core/turn.org` → `org/core/turn.html`), the anchor of each
+ * `:ID:`, and of each heading by its title. Every link of a page is relative to that page, so that the site reads the same from `file://`
  * and from any static server, wherever it is put.
  */
 import path from 'node:path'
@@ -15,6 +15,8 @@ export interface SitePlace {
 export class SiteMap {
   private readonly pages = new Map<string, string>()
   private readonly ids = new Map<string, SitePlace>()
+  /** Each page's headings by title: where `[[file:doc.org::*Title]]` leads. */
+  private readonly headings = new Map<string, Map<string, string>>()
 
   /** BASE: the folder whose documents are woven; a page's path under the site mirrors the document's under it. */
   constructor(private readonly base: string) {}
@@ -39,6 +41,18 @@ export class SiteMap {
 
   idPlace(id: string): SitePlace | undefined {
     return this.ids.get(id)
+  }
+
+  /** Say that PAGE has a heading titled TITLE at ANCHOR; the first of a title keeps it, as Org's search finds it. */
+  addHeading(page: string, title: string, anchor: string): void {
+    let titles = this.headings.get(page)
+    if (!titles) this.headings.set(page, (titles = new Map()))
+    if (!titles.has(title)) titles.set(title, anchor)
+  }
+
+  /** The anchor of the heading of PAGE titled TITLE, if any. */
+  headingAnchor(page: string, title: string): string | undefined {
+    return this.headings.get(page)?.get(title)
   }
 }
 

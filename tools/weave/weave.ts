@@ -57,7 +57,7 @@ export async function weave(options: WeaveOptions): Promise<WeaveReport> {
     readWeaveDocument(file, site.addDocument(file), options.allowOutside ?? [], disk),
   )
   const woven = documents.filter((document) => document.root && !document.diagnostics.some(isError))
-  for (const document of woven) placeIds(document, site)
+  for (const document of woven) placeTargets(document, site)
   const diagnostics = documents.flatMap((document) => document.diagnostics)
   const show = (file: string) => (isInside(file, options.base) ? path.relative(options.base, file) : file)
   const pages = new Map<string, Root>()
@@ -92,8 +92,9 @@ function languagesOf(document: WeaveDocument): (string | null)[] {
   return [...document.blocks.map((block) => block.language), ...included]
 }
 
-/** Where DOCUMENT's IDs lead: its file-level ones to its page, a heading's to the heading. */
-function placeIds(document: WeaveDocument, site: SiteMap): void {
+/** Where DOCUMENT's IDs lead (its file-level ones to its page, a heading's to the heading), and its headings' titles. */
+function placeTargets(document: WeaveDocument, site: SiteMap): void {
+  for (const heading of document.headings) site.addHeading(document.page, heading.title, heading.anchor)
   for (const id of document.fileIds) site.addId(id, {page: document.page})
   for (const heading of document.headings)
     if (heading.id) site.addId(heading.id, {page: document.page, anchor: heading.anchor})
