@@ -72,7 +72,13 @@ export class Highlighter {
   tokens(lines: readonly string[], language: string | null): CodeToken[][] {
     const grammar = grammarOf(language)
     if (!grammar) return lines.map((text) => [{text, kind: undefined}])
-    const tokens = this.shiki.codeToTokensBase(lines.join('\n'), {lang: grammar, theme: TOKEN_CLASSES.name})
+    // No time limit a line (shiki's is half a second): a line cut short on a loaded machine was coloured otherwise,
+    // and a page's bytes changed from one weave to the next of the same document.
+    const tokens = this.shiki.codeToTokensBase(lines.join('\n'), {
+      lang: grammar,
+      theme: TOKEN_CLASSES.name,
+      tokenizeTimeLimit: 0,
+    })
     return tokens.map((line) => line.map(toCodeToken))
   }
 
