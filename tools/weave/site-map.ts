@@ -5,6 +5,10 @@
  * and from any static server, wherever it is put.
  */
 import path from 'node:path'
+import {isInside} from '../project.ts'
+
+/** The site's folder for the pages of documents outside the folder woven. */
+const OUTSIDE = 'outside'
 
 /** A place of the site: a page (its path under the site's folder, with `/`) and an anchor in it, if any. */
 export interface SitePlace {
@@ -23,10 +27,22 @@ export class SiteMap {
 
   /** The page of the Org file DOCUMENT (absolute), made known to the map. */
   addDocument(document: string): string {
-    const relative = path.relative(this.base, document).split(path.sep).join('/')
-    const page = `${relative.replace(/\.org$/i, '')}.html`
+    const page = `${this.placeOf(document)
+      .split(path.sep)
+      .join('/')
+      .replace(/\.org$/i, '')}.html`
     this.pages.set(document, page)
     return page
+  }
+
+  /**
+   * Where DOCUMENT goes under the site: where it is under the folder woven, or, outside it (named on the command
+   * line), under outside/ by its whole path: never above the site's folder.
+   */
+  private placeOf(document: string): string {
+    if (isInside(document, this.base)) return path.relative(this.base, document)
+    const absolute = path.resolve(document)
+    return path.join(OUTSIDE, absolute.slice(path.parse(absolute).root.length))
   }
 
   /** The page of DOCUMENT, when it is woven. */
