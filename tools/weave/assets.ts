@@ -175,9 +175,12 @@ th {
   border: 1px solid var(--border);
 }
 
-.graph svg {
-  max-width: 100%;
-  height: auto;
+/* The graph at Graphviz's own size (shrunk to the page, a project's names could not be read), scrolled. */
+.graph {
+  overflow: auto;
+  max-height: 80vh;
+  margin: 0;
+  border: 1px solid var(--border);
 }
 
 .graph svg polygon[fill="white"] {

@@ -1,7 +1,8 @@
 /**
- * The site's index: the `#+DEPENDS_ON:` graph drawn as SVG by Graphviz (as WebAssembly, @viz-js/viz: no system
- * binary), each document's node a link to its page, then the documents listed in load order, each a link (a
- * document that did not read is listed without one).
+ * The site's index: the documents listed in load order, each a link to its page (a document that did not read is
+ * listed without one), then the `#+DEPENDS_ON:` graph drawn as SVG by Graphviz (as WebAssembly, @viz-js/viz: no
+ * system binary), each document's node a link to its page: the list first, as a graph of many documents is read
+ * by scrolling.
  */
 import {instance} from '@viz-js/viz'
 import type {ElementContent, Root} from 'hast'
@@ -14,7 +15,7 @@ import type {WeaveDocument} from './weave-document.ts'
 
 export const INDEX_PAGE = 'index.html'
 
-/** The index of DOCUMENTS (each with a page, or not: `written`), whose graph is GRAPH; SHOW names a file. */
+/** The index of DOCUMENTS (HAS_PAGE says which have a page), whose graph is GRAPH; SHOW names a file. */
 export async function indexPage(
   documents: readonly WeaveDocument[],
   graph: DocumentGraph,
@@ -37,8 +38,9 @@ export async function indexPage(
   })
   return pageFrame(INDEX_PAGE, 'Documents', [
     element('h1', {}, ['Documents']),
-    element('figure', {className: ['graph']}, [raw(svg)]),
     element('ol', {className: ['documents']}, items),
+    element('h2', {}, ['What each depends on']),
+    element('figure', {className: ['graph']}, [raw(svg)]),
   ])
 }
 
