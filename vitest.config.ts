@@ -30,6 +30,7 @@ const COMPUTING = [
   'test/weave/weave.test.ts',
   'test/weave/include.test.ts',
   'test/weave/site-map.test.ts',
+  'test/weave/highlight.test.ts',
   'test/tangle/block-spans.test.ts',
   'test/weave/project-site.test.ts',
   'test/fmt/command.test.ts',

@@ -54,6 +54,7 @@ See [[file:alpha.org][the first document]], and [[file:beta.org::*A heading of B
 #+INCLUDE: "../parts/part.org"
 #+INCLUDE: "../parts/snippet.ts" src typescript :lines "2-4"
 #+INCLUDE: "../parts/missing.org"
+#+INCLUDE: "../parts/script.py" src python
 
 #+begin_src sh
 echo not tangled
@@ -71,6 +72,7 @@ beforeAll(async () => {
       'org/beta.org': BETA,
       'org/gamma.org': GAMMA,
       'parts/part.org': 'Included /prose/.\n',
+      'parts/script.py': 'def main():\n    return 1\n',
       'parts/snippet.ts': 'const zero = 0\nconst one = 1\nconst two = 2\nconst three = 3\n',
     },
     'passepartout-weave-',
@@ -153,6 +155,9 @@ describe('weave', () => {
     expect(elements(included!).some((element) => String(element.properties.className).startsWith('t-token-'))).toBe(
       true,
     )
+    // A language no block of the documents uses is coloured too.
+    const python = gamma.find((element) => element.tagName === 'pre' && textOf(element).startsWith('def main'))
+    expect(elements(python!).some((element) => String(element.properties.className).startsWith('t-token-'))).toBe(true)
   })
 
   it('says an #+INCLUDE: of a file that cannot be read as a warning at its line', () => {

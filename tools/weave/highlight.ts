@@ -68,10 +68,11 @@ export class Highlighter {
     return new Highlighter(shiki)
   }
 
-  /** LINES of LANGUAGE as tokens, a list a line; plain text when the language has no grammar. */
+  /** LINES of LANGUAGE as tokens, a list a line; plain text when the language has no grammar, or none loaded. */
   tokens(lines: readonly string[], language: string | null): CodeToken[][] {
     const grammar = grammarOf(language)
-    if (!grammar) return lines.map((text) => [{text, kind: undefined}])
+    if (!grammar || !this.shiki.getLoadedLanguages().includes(grammar))
+      return lines.map((text) => [{text, kind: undefined}])
     // No time limit a line (shiki's is half a second): a line cut short on a loaded machine was coloured otherwise,
     // and a page's bytes changed from one weave to the next of the same document.
     const tokens = this.shiki.codeToTokensBase(lines.join('\n'), {

@@ -61,9 +61,7 @@ export async function weave(options: WeaveOptions): Promise<WeaveReport> {
   const diagnostics = documents.flatMap((document) => document.diagnostics)
   const show = (file: string) => (isInside(file, options.base) ? path.relative(options.base, file) : file)
   const pages = new Map<string, Root>()
-  const highlighter = await Highlighter.load(
-    woven.flatMap((document) => document.blocks.map((block) => block.language)),
-  )
+  const highlighter = await Highlighter.load(woven.flatMap(languagesOf))
   try {
     for (const document of woven) pages.set(document.page, pageOf(document, site, highlighter, show, diagnostics))
   } finally {
