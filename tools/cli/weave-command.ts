@@ -15,7 +15,7 @@ export interface WeaveFlags extends SessionFlags {
 }
 
 /** Where the site goes when -o does not say, under the project (or the folder woven). */
-export const DEFAULT_SITE = path.join('generated', 'site')
+const DEFAULT_SITE = path.join('generated', 'site')
 
 export async function runWeave(args: string[], flags: WeaveFlags, context: CommandContext): Promise<number> {
   const started = performance.now()

@@ -20,7 +20,7 @@ export function codeBlock(block: WovenBlock, tokens: readonly CodeToken[][], con
 }
 
 /** What a block is called in links to it: its first name, else its line. */
-export function blockLabel(block: WovenBlock): string {
+function blockLabel(block: WovenBlock): string {
   return block.names[0] ?? `the block at line ${block.block.open.start.line}`
 }
 
