@@ -143,7 +143,7 @@ const TOOLCHAIN_LAYERS = [
   {name: 'detangling', modules: ['detangle/*']},
   {name: 'checking', modules: ['check/*']},
   {name: 'the project session', modules: ['session/*', 'watch/*']},
-  {name: 'commands', modules: ['cli/*', 'fmt/*', 'init/*', 'docs/*', 'pack/*', 'architecture/*', 'toolchain']},
+  {name: 'commands', modules: ['cli/*', 'fmt/*', 'init/*', 'docs/*', 'pack/*', 'weave/*', 'architecture/*', 'toolchain']},
 ]
 
 /** The paths of the modules of LAYERS under FOLDER, as one pattern. */

@@ -27,13 +27,21 @@ const COMPUTING = [
   'test/session/skill-twins.test.ts',
   ...['guards', 'setup-files', 'written'].map((name) => `test/tangle/${name}.test.ts`),
   'test/graph/deps-command.test.ts',
+  'test/weave/weave.test.ts',
+  'test/weave/include.test.ts',
+  'test/weave/site-map.test.ts',
+  'test/weave/highlight.test.ts',
+  'test/tangle/block-spans.test.ts',
+  'test/weave/project-site.test.ts',
   'test/fmt/command.test.ts',
   'test/check/sandbox.test.ts',
   'test/package/guard.test.ts',
   'test/package/hand-over.test.ts',
   'test/package/manifest.test.ts',
   'test/watch/org-watcher.test.ts',
-  ...['settings', 'fuzz', 'client-bundle', 'differential', 'check/reading', 'tangle/lisp-eval'].map((name) => `test/${name}.test.ts`),
+  ...['settings', 'fuzz', 'client-bundle', 'differential', 'check/reading', 'tangle/lisp-eval'].map(
+    (name) => `test/${name}.test.ts`,
+  ),
   ...['act', 'actions', 'approvals', 'backends', 'catalog', 'client', 'errors', 'host-protocol', 'log', 'protocol']
     .concat(['loader', 'registry', 'shipped', 'signals', 'skill', 'tools', 'untrusted'])
     .concat(['approval-flow', 'loads-in-flight', 'mandatory-skills'])
@@ -65,7 +73,7 @@ const BOOTING = ['approvals-page', 'background', 'commands', 'config', 'load-que
 const COMMANDS = ['cli', 'cli-failures', 'any-folder', 'terminal', 'launch', 'org/growth', 'graph/run-deps']
   .concat(['project/init', 'project/read-only', 'project/shipped-skills', 'package/package'])
   .concat(['architecture', 'bundle-maps', 'bench-memory', 'tangle/killed-run', 'tangle/staging-folder'])
-  .concat(['docs/examples', 'project/test-command', 'project/installation-modules'])
+  .concat(['docs/examples', 'project/test-command', 'project/installation-modules', 'weave/weave-command'])
   .map((name) => `test/${name}.test.ts`)
 const SHARING = [...COMPUTING, ...BOOTING, ...COMMANDS]
 

@@ -35,6 +35,7 @@ const VALUES: Partial<Record<OptionName, string>> = {
   resume: 'notes',
   model: 'local/llama3.2',
   page: '2',
+  out: 'site',
 }
 
 /** OPTION as written on COMMAND's line; `--host` comes with the port it needs, where a port is taken. */

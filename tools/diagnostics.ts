@@ -92,6 +92,11 @@ export const RULES = {
   'graph/ambiguous-dependency': ['error', 'a `#+DEPENDS_ON:` word that names several documents by file name'],
   'graph/self-dependency': ['error', 'a document that depends on itself'],
   'graph/cycle': ['error', 'documents that depend on each other; the message names the whole cycle'],
+  'weave/unknown-id': [
+    'warning',
+    'an `[[id:…]]` link to an ID no woven document holds: its page shows the text, unlinked',
+  ],
+  'weave/include-unreadable': ['warning', 'an `#+INCLUDE:` of a file that cannot be read: its page goes on without it'],
   ts: [
     'error',
     "a TypeScript diagnostic (`error TS2322`, a warning where TypeScript's is one), at the Org line the code came from",

@@ -222,6 +222,10 @@ export const EXAMPLES: Record<string, Example> = {
     project: async () => new DocProject('/work/main'),
   },
 
+  weave: {
+    project: async () => new DocProject('/work/main'),
+  },
+
   pipeline: {
     // What `ls -la org` lists: the skills' folder and three documents.
     project: async () => {

@@ -42,6 +42,12 @@ export const OPTIONS = {
     value: 'DIR',
     help: 'let targets go into DIR outside the project (repeatable; a bare --allow-outside: anywhere)',
   },
+  out: {
+    type: 'string',
+    short: 'o',
+    value: 'DIR',
+    help: 'weave: write the site into DIR instead of the generated/site/ folder of the project; also -o DIR',
+  },
   'no-watch': {type: 'boolean', help: 'run without watching the documents'},
   once: {type: 'boolean', help: 'boot, send one line through the loop with the offline backend, and exit'},
   follow: {
@@ -221,6 +227,15 @@ export const COMMANDS = {
     operands: {kind: 'paths'},
     summary: 'the documents in load order (#+DEPENDS_ON: and :ID:)',
     options: ['json', 'dot', ...ORG_OUTPUT],
+    runs: 'toolchain',
+  },
+  weave: {
+    operands: {kind: 'paths'},
+    summary:
+      "write a static site of the Org documents (default: the project's org/) into generated/site/: a page each, its " +
+      'blocks coloured and each saying where it tangles, noweb references and IDs as links, an index with the ' +
+      '#+DEPENDS_ON: graph, a search box; only the files whose bytes change are written',
+    options: ['out', 'allow-outside', ...ORG_OUTPUT],
     runs: 'toolchain',
   },
   fmt: {

@@ -39,14 +39,21 @@ export async function runDeps(args: string[], flags: DepsFlags, context: Command
   return graph.diagnostics.some(isError) ? 1 : 0
 }
 
-/** DOT with an edge from each document to each document it depends on (an arrow reads "needs"). */
+/**
+ * DOT with an edge from each document to each document it depends on (an arrow reads "needs"); with LINK, each
+ * document's node leads to the URL LINK gives it (the woven site's graph: weave/index-page.ts).
+ */
 export function toDot(
   order: readonly string[],
   dependencies: ReadonlyMap<string, readonly string[]>,
   show: (file: string) => string,
+  link?: (file: string) => string | undefined,
 ): string {
   const lines = ['digraph passepartout {', '  rankdir=LR;', '  node [shape=box];']
-  for (const file of order) lines.push(`  ${quote(show(file))};`)
+  for (const file of order) {
+    const url = link?.(file)
+    lines.push(`  ${quote(show(file))}${url === undefined ? '' : ` [URL=${quote(url)}]`};`)
+  }
   for (const file of order) {
     for (const target of dependencies.get(file) ?? []) lines.push(`  ${quote(show(file))} -> ${quote(show(target))};`)
   }

@@ -66,6 +66,10 @@ export const TOOLCHAIN: Record<ToolchainCommandName, Runner> = {
     (await import('../fmt/command.ts')).runFmt(operands, {check: values.check}, context),
   deps: async ({operands, values}, context) =>
     (await import('./deps-command.ts')).runDeps(operands, {json: values.json, dot: values.dot}, context),
+  weave: async ({operands, values}, context) => {
+    const flags = {...sessionFlags(values), out: values.out}
+    return (await import('./weave-command.ts')).runWeave(operands, flags, context)
+  },
   emacs: async () => (await import('./emacs-command.ts')).runEmacs(),
   help: async ({operands: [topic]}) => {
     // The table checked the topic is a command.

@@ -134,3 +134,8 @@ export function dotenvUnreadable(why: string): Message {
 export function toolchainSettingInvalid(name: string, value: string, expects: string, unset: string): Message {
   return {ruleId: 'config/invalid', reason: `${name} must be ${expects}, not '${value}'; ${unset} is used`}
 }
+
+/** The page PAGE of a woven site could not be written: the other pages are. */
+export function pageWriteFailed(page: string, why: string): Message {
+  return {ruleId: 'io/write', reason: `cannot write the page ${page} of the site: ${why}`}
+}

@@ -23,6 +23,14 @@ export interface AssembledFile {
   /** `:mkdirp` asked for the parent directories. */
   makeDirectory: boolean
   blocks: SrcBlock[]
+  /** The lines of the file each of `blocks` wrote its body to, in the same order. */
+  spans: BlockSpan[]
+}
+
+/** The lines of a file one block's body fills (comments and padding left out), 1-based, both included. */
+export interface BlockSpan {
+  first: number
+  last: number
 }
 
 export function assembleFile(fileName: string, specs: TangledBlock[], orgFile: string): AssembledFile {
@@ -31,6 +39,7 @@ export function assembleFile(fileName: string, specs: TangledBlock[], orgFile: s
   let makeDirectory = false
   let sheBanged = false
   let language: string | null | undefined
+  const spans: BlockSpan[] = []
   let syntax: CommentSyntax | undefined
   const directoryPart = fileName.includes('/')
   for (const spec of specs) {
@@ -54,7 +63,7 @@ export function assembleFile(fileName: string, specs: TangledBlock[], orgFile: s
       buffer.append(glue(`${shebang}\n`))
       sheBanged = true
     }
-    insertBlock(buffer, spec, syntax, orgFile)
+    spans.push(insertBlock(buffer, spec, syntax, orgFile))
   }
   return {
     fileName,
@@ -62,11 +71,17 @@ export function assembleFile(fileName: string, specs: TangledBlock[], orgFile: s
     mode: modes[modes.length - 1],
     makeDirectory,
     blocks: specs.map((spec) => spec.info.block),
+    spans,
   }
 }
 
-/** `org-babel-spec-to-string`. */
-function insertBlock(buffer: Buffer, spec: TangledBlock, syntax: CommentSyntax | undefined, orgFile: string): void {
+/** `org-babel-spec-to-string`; the lines the block's body went to. */
+function insertBlock(
+  buffer: Buffer,
+  spec: TangledBlock,
+  syntax: CommentSyntax | undefined,
+  orgFile: string,
+): BlockSpan {
   const comments = spec.info.params.string(':comments')
   const link = comments === 'both' || comments === 'link' || comments === 'yes' || comments === 'noweb'
   const values = () => ({
@@ -84,8 +99,11 @@ function insertBlock(buffer: Buffer, spec: TangledBlock, syntax: CommentSyntax |
   }
   if (spec.orgComment !== null) insertComment(spec.orgComment)
   if (link) insertComment(fillTemplate('[[%link][%source-name]]', values()))
+  // The body starts on the buffer's last line, the one still open.
+  const first = buffer.lines.length
   buffer.append([...spec.body, ...glue('')])
   if (link) insertComment(fillTemplate('%source-name ends here', values()))
+  return {first, last: first + spec.body.length - 1}
 }
 
 /** `:tangle-mode`: an integer, or Org fails when setting it. */

@@ -15,7 +15,7 @@ import type {OrgRoot, SrcBlock} from '../org/ast.ts'
 import {todoKeywordsOf} from '../org/parse.ts'
 import {readDocument} from '../org/read-document.ts'
 import {collectKeywords, namesSetupFiles} from './setup-files.ts'
-import {assembleFile} from './assemble.ts'
+import {assembleFile, type BlockSpan} from './assemble.ts'
 import {BabelIndex} from './babel-scan.ts'
 import {BlockInfos} from './block-info.ts'
 import {collectBlocks} from './collect.ts'
@@ -40,6 +40,8 @@ export interface TargetPlan {
   mode: number | undefined
   makeDirectory: boolean
   blocks: SrcBlock[]
+  /** The lines each of `blocks` wrote its body to (assemble.ts), in the same order. */
+  spans: BlockSpan[]
 }
 
 export interface DocumentPlan {
@@ -109,6 +111,7 @@ export function planDocument(orgPath: string, input: Uint8Array | string, option
         mode: assembled.mode,
         makeDirectory: assembled.makeDirectory,
         blocks: assembled.blocks,
+        spans: assembled.spans,
       })
       plan.blockCount += specs.length
     }

@@ -1,0 +1,36 @@
+/**
+ * Where the site puts each document's page and how a page links to a place: a table of rows, no weave.
+ */
+import {describe, expect, it} from 'vitest'
+import {hrefTo, rootFrom, SiteMap} from '../../tools/weave/site-map.ts'
+
+describe('the site map', () => {
+  it.each([
+    ['/p/org/core/turn.org', 'org/core/turn.html'],
+    ['/p/notes.org', 'notes.html'],
+    ['/p/org/Upper.ORG', 'org/Upper.html'],
+    // A document outside the folder woven (named on the command line) keeps its page inside the site.
+    ['/elsewhere/notes.org', 'outside/elsewhere/notes.html'],
+    ['/p-other/notes.org', 'outside/p-other/notes.html'],
+  ])('puts the page of %s at %s', (document, page) => {
+    expect(new SiteMap('/p').addDocument(document)).toBe(page)
+  })
+
+  it.each([
+    ['org/a.html', {page: 'org/b.html'}, 'b.html'],
+    ['org/a.html', {page: 'org/a.html', anchor: 'x'}, '#x'],
+    ['org/a.html', {page: 'org/a.html'}, 'a.html'],
+    ['org/core/a.html', {page: 'org/skills/b.html', anchor: 'y'}, '../skills/b.html#y'],
+    ['index.html', {page: 'org/b.html'}, 'org/b.html'],
+  ])('links from %s to %o with %s', (from, place, href) => {
+    expect(hrefTo(from, place)).toBe(href)
+  })
+
+  it.each([
+    ['index.html', ''],
+    ['org/a.html', '../'],
+    ['org/core/a.html', '../../'],
+  ])('reaches the root of the site from %s by %j', (page, root) => {
+    expect(rootFrom(page)).toBe(root)
+  })
+})

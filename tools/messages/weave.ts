@@ -1,0 +1,18 @@
+/**
+ * The messages of the `weave/*` rules: what a woven page cannot link to or include. Each is said at its Org
+ * line, and the page is written all the same (a link's text unlinked, an include left out).
+ */
+import type {Message} from '../diagnostics.ts'
+
+/** `[[id:ID]]` names an ID no woven document holds. */
+export function unknownId(id: string): Message {
+  return {
+    ruleId: 'weave/unknown-id',
+    reason: `no woven document holds the ID '${id}': the page shows the link's text, unlinked`,
+  }
+}
+
+/** `#+INCLUDE:` names FILE, which cannot be read (WHY). */
+export function includeUnreadable(file: string, why: string): Message {
+  return {ruleId: 'weave/include-unreadable', reason: `cannot include ${file}: ${why}; the page goes on without it`}
+}

@@ -1,0 +1,32 @@
+/**
+ * The search's entries, made at weave time: each heading, each block's names and each identifier its code
+ * declares, with the place it leads to (from the site's root) and the document it is in. Written as a script
+ * that sets `window.WEAVE_INDEX` (assets.ts says why not a JSON file): its value is JSON.
+ */
+import {hrefTo} from './site-map.ts'
+import type {WeaveDocument} from './weave-document.ts'
+
+export const INDEX_FILE = 'weave-index.js'
+
+/** `[text, kind, href from the site's root, document title]`. */
+export type SearchEntry = [string, 'heading' | 'block' | 'identifier', string, string]
+
+export function searchEntries(documents: readonly WeaveDocument[]): SearchEntry[] {
+  const entries: SearchEntry[] = []
+  for (const document of documents) {
+    const at = (anchor: string) => hrefTo('index.html', {page: document.page, anchor})
+    for (const heading of document.headings)
+      entries.push([heading.title, 'heading', at(heading.anchor), document.title])
+    for (const block of document.blocks) {
+      for (const name of block.names) entries.push([name, 'block', at(block.anchor), document.title])
+      for (const identifier of block.identifiers)
+        entries.push([identifier, 'identifier', at(block.anchor), document.title])
+    }
+  }
+  return entries
+}
+
+/** The script that holds ENTRIES. */
+export function searchIndexScript(entries: readonly SearchEntry[]): string {
+  return `window.WEAVE_INDEX = ${JSON.stringify(entries)}\n`
+}

@@ -1,0 +1,85 @@
+/**
+ * Where everything of a woven site lives: the page of each document (its path under the site's folder, from
+ * the document's path under the folder woven: `org/core/turn.org` → `org/core/turn.html`), the anchor of each
+ * `:ID:`, and of each heading by its title. Every link of a page is relative to that page, so that the site reads the same from `file://`
+ * and from any static server, wherever it is put.
+ */
+import path from 'node:path'
+import {isInside} from '../project.ts'
+
+/** The site's folder for the pages of documents outside the folder woven. */
+const OUTSIDE = 'outside'
+
+/** A place of the site: a page (its path under the site's folder, with `/`) and an anchor in it, if any. */
+export interface SitePlace {
+  page: string
+  anchor?: string
+}
+
+export class SiteMap {
+  private readonly pages = new Map<string, string>()
+  private readonly ids = new Map<string, SitePlace>()
+  /** Each page's headings by title: where `[[file:doc.org::*Title]]` leads. */
+  private readonly headings = new Map<string, Map<string, string>>()
+
+  /** BASE: the folder whose documents are woven; a page's path under the site mirrors the document's under it. */
+  constructor(private readonly base: string) {}
+
+  /** The page of the Org file DOCUMENT (absolute), made known to the map. */
+  addDocument(document: string): string {
+    const page = `${this.placeOf(document)
+      .split(path.sep)
+      .join('/')
+      .replace(/\.org$/i, '')}.html`
+    this.pages.set(document, page)
+    return page
+  }
+
+  /**
+   * Where DOCUMENT goes under the site: where it is under the folder woven, or, outside it (named on the command
+   * line), under outside/ by its whole path: never above the site's folder.
+   */
+  private placeOf(document: string): string {
+    if (isInside(document, this.base)) return path.relative(this.base, document)
+    const absolute = path.resolve(document)
+    return path.join(OUTSIDE, absolute.slice(path.parse(absolute).root.length))
+  }
+
+  /** The page of DOCUMENT, when it is woven. */
+  pageOf(document: string): string | undefined {
+    return this.pages.get(document)
+  }
+
+  /** Say that the ID ID is at PLACE; the first place said keeps it (a second is the graph's duplicate-id error). */
+  addId(id: string, place: SitePlace): void {
+    if (!this.ids.has(id)) this.ids.set(id, place)
+  }
+
+  idPlace(id: string): SitePlace | undefined {
+    return this.ids.get(id)
+  }
+
+  /** Say that PAGE has a heading titled TITLE at ANCHOR; the first of a title keeps it, as Org's search finds it. */
+  addHeading(page: string, title: string, anchor: string): void {
+    let titles = this.headings.get(page)
+    if (!titles) this.headings.set(page, (titles = new Map()))
+    if (!titles.has(title)) titles.set(title, anchor)
+  }
+
+  /** The anchor of the heading of PAGE titled TITLE, if any. */
+  headingAnchor(page: string, title: string): string | undefined {
+    return this.headings.get(page)?.get(title)
+  }
+}
+
+/** The href that leads from the page FROM to PLACE: relative, with the anchor. */
+export function hrefTo(from: string, place: SitePlace): string {
+  const anchor = place.anchor === undefined ? '' : `#${place.anchor}`
+  if (place.page === from) return anchor === '' ? path.posix.basename(from) : anchor
+  return `${path.posix.relative(path.posix.dirname(from), place.page)}${anchor}`
+}
+
+/** The folder of the site's root seen from the page PAGE (`../../` from `org/core/turn.html`), empty at the root. */
+export function rootFrom(page: string): string {
+  return '../'.repeat(page.split('/').length - 1)
+}
