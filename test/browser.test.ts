@@ -78,6 +78,11 @@ const BROKEN: Broken[] = [
     problems: [{kind: 'exception', text: expect.stringContaining('thrown on purpose')}],
   },
   {
+    name: 'a promise rejected and not handled',
+    page: html('b', '<script>Promise.reject(new Error("rejected on purpose"))</script>'),
+    problems: [{kind: 'exception', text: expect.stringContaining('rejected on purpose')}],
+  },
+  {
     name: 'a stylesheet answered with a 404',
     page: html('b', '', '<link rel="stylesheet" href="missing.css">'),
     problems: [{kind: 'request', text: 'HTTP 404', url: expect.stringMatching(/\/missing\.css$/)}],
@@ -182,6 +187,16 @@ describe.skipIf(!chromium)('a browser for the tests', () => {
     ])
     expect(links[1]?.url).toBe(new URL('page.html#section', url()).href)
     expect(page.problems).toEqual([])
+    await page.close()
+  })
+
+  it('loads each document that links name once, however many links name it', async () => {
+    const page = await browser().open(`${site.url}index.html`)
+    const before = site.requests.length
+    await page.links()
+    // index.html for its own two anchors, page.html for two links, the sub-folder's page (and what they load).
+    const followed = site.requests.slice(before).filter((request) => /(\.html|\/)$/.test(request))
+    expect(followed.sort()).toEqual(['/index.html', '/page.html', '/sub/'])
     await page.close()
   })
 

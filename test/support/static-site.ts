@@ -19,14 +19,19 @@ const CONTENT_TYPES: Record<string, string> = {
 export interface ServedSite {
   /** The site's root, ending in a slash: `http://127.0.0.1:PORT/`. */
   url: string
+  /** The path of each request, in the order they came (`/index.html`). */
+  requests: string[]
   close(): Promise<void>
 }
 
 /** Serve FOLDER on a free port of 127.0.0.1; a path ending in a slash serves its index.html. */
 export async function serveFolder(folder: string): Promise<ServedSite> {
   const root = path.resolve(folder)
+  const requests: string[] = []
   const server = http.createServer((request, response) => {
-    const file = fileOf(root, new URL(request.url ?? '/', 'http://127.0.0.1').pathname)
+    const urlPath = new URL(request.url ?? '/', 'http://127.0.0.1').pathname
+    requests.push(urlPath)
+    const file = fileOf(root, urlPath)
     fs.readFile(file ?? root, (error, bytes) => {
       if (file === undefined || error) {
         response.writeHead(404, {'content-type': 'text/plain'}).end('not found')
@@ -40,6 +45,7 @@ export async function serveFolder(folder: string): Promise<ServedSite> {
   const {port} = server.address() as AddressInfo
   return {
     url: `http://127.0.0.1:${port}/`,
+    requests,
     // Chromium keeps its connections open: they are cut, or the server would wait for the browser to close.
     close: () =>
       new Promise((resolve) => {
