@@ -66,7 +66,7 @@ export interface PageLink {
   url: string
   /**
    * `found`: the document loaded and has the anchor (or none was asked); `no-document`: it did not load (a missing
-   * file, an HTTP error); `no-anchor`: it loaded without an element of the fragment's id (or an `<a name>` of it);
+   * file, an HTTP error, nothing within the navigation deadline); `no-anchor`: it loaded without an element of the fragment's id (or an `<a name>` of it);
    * `not-followed`: another site or scheme (`mailto:`, another host), which the tests do not reach.
    */
   target: 'found' | 'no-document' | 'no-anchor' | 'not-followed'
