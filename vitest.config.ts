@@ -42,6 +42,8 @@ const COMPUTING = [
   ...['settings', 'fuzz', 'client-bundle', 'differential', 'check/reading', 'tangle/lisp-eval'].map(
     (name) => `test/${name}.test.ts`,
   ),
+  // A headless Chromium, closed in the file's afterAll (puppeteer's handlers of signals go with it), and .ci/run.
+  ...['browser', 'ci-run'].map((name) => `test/${name}.test.ts`),
   ...['act', 'actions', 'approvals', 'backends', 'catalog', 'client', 'errors', 'host-protocol', 'log', 'protocol']
     .concat(['loader', 'registry', 'shipped', 'signals', 'skill', 'tools', 'untrusted'])
     .concat(['approval-flow', 'loads-in-flight', 'mandatory-skills'])
