@@ -32,7 +32,6 @@ const COMPUTING = [
   'test/weave/site-map.test.ts',
   'test/weave/highlight.test.ts',
   'test/tangle/block-spans.test.ts',
-  'test/weave/project-site.test.ts',
   'test/fmt/command.test.ts',
   'test/check/sandbox.test.ts',
   'test/package/guard.test.ts',
@@ -43,7 +42,7 @@ const COMPUTING = [
     (name) => `test/${name}.test.ts`,
   ),
   // A headless Chromium, closed in the file's afterAll (puppeteer's handlers of signals go with it), and .ci/run.
-  ...['browser', 'ci-run'].map((name) => `test/${name}.test.ts`),
+  ...['browser', 'weave/project-site', 'ci-run'].map((name) => `test/${name}.test.ts`),
   ...['act', 'actions', 'approvals', 'backends', 'catalog', 'client', 'errors', 'host-protocol', 'log', 'protocol']
     .concat(['loader', 'registry', 'shipped', 'signals', 'skill', 'tools', 'untrusted'])
     .concat(['approval-flow', 'loads-in-flight', 'mandatory-skills'])

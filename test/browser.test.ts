@@ -9,6 +9,7 @@ import path from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {
+  type KnownAnchors,
   type PageLink,
   type PageProblem,
   TestBrowser,
@@ -31,6 +32,7 @@ const CLEAN_SITE: Record<string, string> = {
       '<a href="page.html">the page</a> <a href="page.html#section">its section</a> <a href="#top">top</a>',
       '<a href="sub/">the sub-folder</a> <a name="old-style"></a> <a href="#old-style">an anchor by name</a>',
       '<a href="mailto:someone@example.org">mail</a>',
+      '<svg xmlns:xlink="http://www.w3.org/1999/xlink"><a xlink:href="page.html#section"><text>a node</text></a></svg>',
       '<button id="button">press</button> <input id="field">',
     ].join('\n'),
     '<link rel="stylesheet" href="style.css"><script src="script.js" defer></script><link rel="icon" href="data:,">',
@@ -184,20 +186,36 @@ describe.skipIf(!chromium)('a browser for the tests', () => {
       ['sub/', 'found'],
       ['#old-style', 'found'],
       ['mailto:someone@example.org', 'not-followed'],
+      ['page.html#section', 'found'],
     ])
     expect(links[1]?.url).toBe(new URL('page.html#section', url()).href)
     expect(page.problems).toEqual([])
     await page.close()
   })
 
-  it('loads each document that links name once, however many links name it', async () => {
+  it('loads each document that links name once, however many links name it, and not its own', async () => {
     const page = await browser().open(`${site.url}index.html`)
     const before = site.requests.length
     await page.links()
-    // index.html for its own two anchors, page.html for two links, the sub-folder's page (and what they load).
+    // page.html for three links, the sub-folder's page (and what they load); index.html's anchors are looked up in it.
     const followed = site.requests.slice(before).filter((request) => /(\.html|\/)$/.test(request))
-    expect(followed.sort()).toEqual(['/index.html', '/page.html', '/sub/'])
+    expect(followed.sort()).toEqual(['/page.html', '/sub/'])
     await page.close()
+  })
+
+  it('loads a document once for the links of many pages given the same record of what was loaded', async () => {
+    const known: KnownAnchors = new Map()
+    const before = site.requests.length
+    const index = await browser().open(`${site.url}index.html`)
+    await index.links(known)
+    await index.close()
+    const sub = await browser().open(`${site.url}sub/`)
+    expect(await sub.links(known)).toEqual([expect.objectContaining({href: '../page.html#section', target: 'found'})])
+    await sub.close()
+    // index.html and sub/ as opened; page.html and sub/ for index.html's links, page.html not again for sub/'s.
+    const loaded = site.requests.slice(before).filter((request) => /(\.html|\/)$/.test(request))
+    expect(loaded.sort()).toEqual(['/index.html', '/page.html', '/sub/', '/sub/'])
+    expect([...known.keys()].sort()).toEqual([`${site.url}index.html`, `${site.url}page.html`, `${site.url}sub/`])
   })
 
   it.each(BROKEN.map((broken, index) => ({...broken, index})))('sees $name', async ({index, problems, links}) => {

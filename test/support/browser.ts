@@ -60,6 +60,9 @@ export interface PageProblem {
   url: string
 }
 
+/** The anchors of each document loaded so far, by its URL without fragment; undefined: it did not load. */
+export type KnownAnchors = Map<string, ReadonlySet<string> | undefined>
+
 /** A link of a page: its `href` as written, the URL it resolves to, and what was found when it was followed. */
 export interface PageLink {
   href: string
@@ -115,15 +118,17 @@ export class TestBrowser {
     throw new Error(`${url} did not load: ${failure}`)
   }
 
-  /** Whether URL loads, and whether the element of each of ANCHORS is in it, in a page of its own closed after. */
-  async findAnchors(url: string, anchors: readonly string[]): Promise<Map<string, boolean> | undefined> {
+  /**
+   * The anchors of the document at URL (the ids of its elements and the names of its `<a>`), in a page of its own
+   * closed after; undefined when it does not load.
+   */
+  async anchorsOf(url: string): Promise<Set<string> | undefined> {
     const page = await this.browser.newPage()
     page.setDefaultNavigationTimeout(this.deadlines.navigationMs)
     try {
       const response = await page.goto(url, {waitUntil: 'load'}).catch(() => undefined)
       if (response === undefined || (response !== null && !response.ok())) return undefined
-      const found = await page.evaluate(hasAnchors, [...anchors])
-      return new Map(anchors.map((anchor, index) => [anchor, found[index] ?? false]))
+      return new Set(await page.evaluate(pageAnchors))
     } finally {
       await page.close()
     }
@@ -183,24 +188,21 @@ export class TestPage {
   }
 
   /**
-   * Every `<a href>` of the page, in the page's order, with what is found when it is followed: each document it
-   * names is loaded once in a page of its own, whatever the number of links to it, and its anchors looked up there.
+   * Every link of the page (`<a href>`, and `<a xlink:href>` of its SVG), in the page's order, with what is found
+   * when it is followed: each document it names is loaded once in a page of its own, whatever the number of links to
+   * it, and its anchors looked up there; the page's own anchors are looked up in it. KNOWN, the anchors of the
+   * documents loaded so far (given by the caller to check many pages of one site), is read first and filled.
    */
-  async links(): Promise<PageLink[]> {
+  async links(known: KnownAnchors = new Map()): Promise<PageLink[]> {
     const links = await this.page.evaluate(pageLinks)
     const here = new URL(this.page.url())
-    const anchorsOf = new Map<string, Set<string>>()
+    if (!known.has(documentOf(here))) known.set(documentOf(here), new Set(await this.page.evaluate(pageAnchors)))
     for (const link of links) {
       const target = new URL(link.url)
-      if (!sameSite(target, here)) continue
-      const anchors = anchorsOf.get(documentOf(target)) ?? new Set<string>()
-      anchors.add(anchorOf(target))
-      anchorsOf.set(documentOf(target), anchors)
+      if (sameSite(target, here) && !known.has(documentOf(target)))
+        known.set(documentOf(target), await this.browser.anchorsOf(documentOf(target)))
     }
-    const found = new Map<string, Map<string, boolean> | undefined>()
-    for (const [document, anchors] of anchorsOf)
-      found.set(document, await this.browser.findAnchors(document, [...anchors]))
-    return links.map((link) => ({...link, target: targetOf(new URL(link.url), here, found)}))
+    return links.map((link) => ({...link, target: targetOf(new URL(link.url), here, known)}))
   }
 
   /** A PNG of the page as shown (its viewport) at FILE, folders made as needed. */
@@ -238,34 +240,43 @@ function anchorOf(url: URL): string {
   }
 }
 
-function targetOf(url: URL, here: URL, found: Map<string, Map<string, boolean> | undefined>): PageLink['target'] {
+/** What following URL from HERE finds: the empty fragment names the top of a document that loaded. */
+function targetOf(url: URL, here: URL, known: KnownAnchors): PageLink['target'] {
   if (!sameSite(url, here)) return 'not-followed'
-  const anchors = found.get(documentOf(url))
+  const anchors = known.get(documentOf(url))
   if (anchors === undefined) return 'no-document'
-  return anchors.get(anchorOf(url)) ? 'found' : 'no-anchor'
+  const anchor = anchorOf(url)
+  return anchor === '' || anchors.has(anchor) ? 'found' : 'no-anchor'
 }
 
 /** What the functions run in the page use of its document (the tests are type-checked without the DOM's types). */
 interface PageDocument {
-  getElementById(id: string): unknown
-  getElementsByName(name: string): ArrayLike<{tagName: string}>
-  querySelectorAll(selector: string): ArrayLike<{getAttribute(name: string): string | null; href: string}>
-}
-
-/** Run in the page: its links, `href` as written and the URL it resolves to. */
-function pageLinks(): {href: string; url: string}[] {
-  const {document} = globalThis as unknown as {document: PageDocument}
-  return Array.from(document.querySelectorAll('a[href]'), (a) => ({href: a.getAttribute('href') ?? '', url: a.href}))
+  baseURI: string
+  querySelectorAll(selector: string): ArrayLike<{getAttribute(name: string): string | null; id: string}>
 }
 
 /**
- * Run in the page: whether each fragment names an element, as HTML finds a fragment's target: an element of that
- * id, else an `<a>` of that name; the empty fragment names the top of the document.
+ * Run in the page: its links, as written and the URL each resolves to: `<a href>` of HTML, and `<a>` of SVG, whose
+ * link is `href` or the older `xlink:href` (Graphviz writes the latter).
  */
-function hasAnchors(anchors: string[]): boolean[] {
+function pageLinks(): {href: string; url: string}[] {
   const {document} = globalThis as unknown as {document: PageDocument}
-  const named = (name: string) => Array.from(document.getElementsByName(name)).some((e) => e.tagName === 'A')
-  return anchors.map((anchor) => anchor === '' || document.getElementById(anchor) !== null || named(anchor))
+  const anchors = Array.from(document.querySelectorAll('a'))
+  const hrefs = anchors.map((a) => a.getAttribute('href') ?? a.getAttribute('xlink:href'))
+  return hrefs
+    .filter((href): href is string => href !== null)
+    .map((href) => ({href, url: new URL(href, document.baseURI).href}))
+}
+
+/**
+ * Run in the page: the names a fragment can give of its elements, as HTML finds a fragment's target: an element's
+ * id, and an `<a>`'s name.
+ */
+function pageAnchors(): string[] {
+  const {document} = globalThis as unknown as {document: PageDocument}
+  const ids = Array.from(document.querySelectorAll('[id]'), (element) => element.id)
+  const names = Array.from(document.querySelectorAll('a[name]'), (a) => a.getAttribute('name') ?? '')
+  return [...ids, ...names]
 }
 
 function messageOf(error: unknown): string {
