@@ -6,6 +6,7 @@
 import path from 'node:path'
 import {diagnostic, displayPath} from '../diagnostics.ts'
 import type {DetangleChange} from '../detangle/detangle.ts'
+import type {DetangleReport} from '../detangle/files.ts'
 import {findProjectRoot} from '../project.ts'
 import {ProjectSession} from '../session/project-session.ts'
 import {allowedOutside} from './inputs.ts'
@@ -30,10 +31,17 @@ export async function runDetangle(args: string[], flags: DetangleFlags, context:
     ...(allowed.problem ? [diagnostic(path.join(project!, 'package.json'), allowed.problem)] : []),
     ...session.settingsProblems,
   ]
-  for (const change of report.changes) process.stdout.write(`${describeChange(change, shown)}\n`)
-  printDiagnostics([...problems, ...report.refusals], {cwd: context.cwd, frames: context.frames})
-  process.stdout.write(`${summary(report.settled.length, report.documents.length, report.refusals.length)}\n`)
+  printDiagnostics(problems, {cwd: context.cwd, frames: context.frames})
+  printDetangle(report, context)
   return report.refusals.length > 0 ? 1 : 0
+}
+
+/** What went back, each refusal (on stderr) and the summary line: what `detangle` says, and `watch --detangle`. */
+export function printDetangle(report: DetangleReport, context: CommandContext): void {
+  const shown = (file: string) => displayPath(file, context.cwd)
+  for (const change of report.changes) process.stdout.write(`${describeChange(change, shown)}\n`)
+  printDiagnostics(report.refusals, {cwd: context.cwd, frames: context.frames})
+  process.stdout.write(`${summary(report.settled.length, report.documents.length, report.refusals.length)}\n`)
 }
 
 /** `org/x.org:12-14 ← generated/x.ts:20-22`; lines removed: `org/x.org:12 (2 lines removed) ← generated/x.ts:20`. */
