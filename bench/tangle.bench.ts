@@ -194,7 +194,7 @@ export function skillDocument(n: number): string {
   return `${lines.join('\n')}\n`
 }
 
-function writeCorpus(root: string, size: number): string[] {
+export function writeCorpus(root: string, size: number): string[] {
   fs.writeFileSync(path.join(root, 'package.json'), '{}\n')
   // The tangle cache lives in the project's node_modules/.cache.
   fs.mkdirSync(path.join(root, 'node_modules'))

@@ -215,6 +215,23 @@ export const EXAMPLES: Record<string, Example> = {
         project.write('org/counter.org', project.read('org/counter.org').replace('counter = 0', 'counter = 1'))
         project.write('generated/counter.ts', project.read('generated/counter.ts').replace('+= 1', '+= 2'))
       },
+      // The document as it was first, tangled again (over the file's edit).
+      3: async (project) => {
+        const first = project.read('org/counter.org').replaceAll(/\bcounter\b(?!\.ts)/g, 'count').replace('count = 1', 'count = 0')
+        project.write('org/counter.org', first)
+        await project.run('passepartout tangle')
+      },
+    },
+    commands: {
+      // Watched, the file renamed over and saved, then its document's tangle seen, and the watch stopped.
+      'passepartout watch --detangle': async (project) => {
+        const watch = project.start('passepartout watch --detangle', {PASSEPARTOUT_WARM_UP: '0'})
+        await watch.until(/^watching /m)
+        project.write('generated/counter.ts', project.read('generated/counter.ts').replaceAll(/\bcount\b/g, 'counter'))
+        await watch.until(/^detangled [\s\S]*\(1 unchanged\) in \d+ ms\nchecked .*\n/m)
+        await watch.stop()
+        return watch.output()
+      },
     },
   },
 

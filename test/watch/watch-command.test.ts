@@ -16,8 +16,8 @@ const block = (target: string, body: string) => `#+begin_src typescript :tangle 
  * `passepartout watch` started in DIR: its output, a wait for a condition (given up once it exits), its exit. It
  * leaves out the warm-up of its checker (seconds of CPU): a first save builds the program as it comes.
  */
-function watching(dir: string) {
-  const child = spawn(cli, ['watch', '--no-frames'], {cwd: dir, env: {...process.env, PASSEPARTOUT_WARM_UP: '0'}})
+function watching(dir: string, options: string[] = []) {
+  const child = spawn(cli, ['watch', '--no-frames', ...options], {cwd: dir, env: {...process.env, PASSEPARTOUT_WARM_UP: '0'}})
   const output = {stdout: '', stderr: ''}
   let code: number | null | undefined
   child.stdout.on('data', (data) => (output.stdout += data))
@@ -146,6 +146,55 @@ it('leaves the files a save writes as they were when the save does not check, an
     fs.writeFileSync(path.join(dir, 'org/typed.org'), block('typed.ts', 'export const n: number = 3'))
     await until(() => read('typed.ts') === 'export const n: number = 3\n', 'the mended save written')
     expect(output.stderr).not.toContain('tangle/overwrites-edit')
+  } finally {
+    status = await stop()
+  }
+  expect(status).toBe(0)
+})
+
+it('with --detangle, brings a saved generated file back into its document, once per save, and never its own tangle', async () => {
+  const dir = projectWithOneDocument()
+  const source = (value: string) => block('../generated/doc.ts :mkdirp yes', `export const value = ${value}`)
+  fs.writeFileSync(path.join(dir, 'org/doc.org'), source('1'))
+  const {output, until, stop} = watching(dir, ['--detangle'])
+  const generated = path.join(dir, 'generated/doc.ts')
+  const org = () => fs.readFileSync(path.join(dir, 'org/doc.org'), 'utf8')
+  const count = (text: string) => output.stdout.split('\n').filter((line) => line === text).length
+  let status: number | null
+  try {
+    await until(() => output.stdout.includes('watching org'), 'its first check')
+    expect(fs.readFileSync(generated, 'utf8')).toBe('export const value = 1\n')
+
+    // An editor's save: a temporary file renamed over the file. One detangle, said as the command says it; the
+    // document's save that follows is tangled and writes nothing.
+    fs.writeFileSync(path.join(dir, 'generated/.doc.ts.tmp'), 'export const value = 2\n')
+    fs.renameSync(path.join(dir, 'generated/.doc.ts.tmp'), generated)
+    await until(() => org() === source('2'), 'the edit in the document')
+    await until(() => count('detangled 1 file into 1 document') === 1, 'the detangle said')
+    expect(output.stdout).toContain('org/doc.org:2 ← generated/doc.ts:1')
+    await until(() => /^tangled 1 block from 1 document into 1 file \(1 unchanged\)/m.test(output.stdout), 'its tangle')
+
+    // The watcher's own tangle of a saved document is no edit of the file: nothing goes back, nothing is refused.
+    fs.writeFileSync(path.join(dir, 'org/doc.org'), source('3'))
+    await until(() => fs.readFileSync(generated, 'utf8') === 'export const value = 3\n', 'the save tangled')
+
+    // A save in two writes: one detangle.
+    fs.writeFileSync(generated, 'export const value')
+    fs.appendFileSync(generated, ' = 4\n')
+    await until(() => org() === source('4'), 'the second edit in the document')
+    await until(() => count('detangled 1 file into 1 document') === 2, 'the second detangle said')
+    const unchanged = /^tangled 1 block from 1 document into 1 file \(1 unchanged\)/gm
+    await until(() => output.stdout.match(unchanged)?.length === 2, 'the tangle of the document it rewrote')
+
+    // A refusal is said at its place, and the file left as it is.
+    fs.writeFileSync(generated, 'export const value = 5\r\n')
+    await until(() => output.stderr.includes('[detangle/round-trip]'), 'the refusal')
+    expect(output.stderr).toMatch(/^org\/doc\.org:1:1: error: .*\[detangle\/round-trip\]$/m)
+    expect(fs.readFileSync(generated, 'utf8')).toBe('export const value = 5\r\n')
+    expect(org()).toBe(source('4'))
+    expect(output.stdout).toContain('detangled 0 files into 0 documents; 1 edit refused')
+    expect(count('detangled 1 file into 1 document')).toBe(2)
+    expect(output.stderr).not.toMatch(/detangle\/(both-edited|spans-blocks|computed-line)|tangle\/overwrites-edit/)
   } finally {
     status = await stop()
   }

@@ -92,6 +92,12 @@ export const OPTIONS = {
       'remove the files documents no longer write (a renamed :tangle, a removed block or document), when they ' +
       'hold exactly what was tangled',
   },
+  detangle: {
+    type: 'boolean',
+    help:
+      'watch: also bring each saved edit of a generated file back into its document, as `passepartout detangle` ' +
+      'does',
+  },
   'no-cache': {
     type: 'boolean',
     help:
@@ -212,7 +218,7 @@ export const COMMANDS = {
     summary:
       'check, then tangle and check each saved document again (the files that import it too) and print what ' +
       'check prints, until interrupted (Ctrl-C)',
-    options: [...SESSION, ...ORG_OUTPUT],
+    options: [...SESSION, 'detangle', ...ORG_OUTPUT],
     runs: 'toolchain',
   },
   check: {

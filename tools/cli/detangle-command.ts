@@ -6,6 +6,7 @@
 import path from 'node:path'
 import {diagnostic, displayPath} from '../diagnostics.ts'
 import type {DetangleChange} from '../detangle/detangle.ts'
+import type {DetangleReport} from '../detangle/files.ts'
 import {findProjectRoot} from '../project.ts'
 import {ProjectSession} from '../session/project-session.ts'
 import {allowedOutside} from './inputs.ts'
@@ -23,17 +24,26 @@ export async function runDetangle(args: string[], flags: DetangleFlags, context:
   const folder = files[0] === undefined ? context.cwd : path.dirname(files[0])
   const project = findProjectRoot(folder)
   const allowed = allowedOutside(project, flags.allowOutside, context.cwd)
-  const session = new ProjectSession({project, stateFolder: folder, allowOutside: allowed.folders})
+  // Without the tangle cache (and the other caches of a tangle): detangle plans only the documents that wrote the
+  // edited files, and reading the cache of a 1000-document project (1.4 MB of JSON) was most of its own time.
+  const session = new ProjectSession({project, stateFolder: folder, allowOutside: allowed.folders, cache: false})
   const shown = (file: string) => displayPath(file, context.cwd)
   const report = await session.detangle(files, shown)
   const problems = [
     ...(allowed.problem ? [diagnostic(path.join(project!, 'package.json'), allowed.problem)] : []),
     ...session.settingsProblems,
   ]
-  for (const change of report.changes) process.stdout.write(`${describeChange(change, shown)}\n`)
-  printDiagnostics([...problems, ...report.refusals], {cwd: context.cwd, frames: context.frames})
-  process.stdout.write(`${summary(report.settled.length, report.documents.length, report.refusals.length)}\n`)
+  printDiagnostics(problems, {cwd: context.cwd, frames: context.frames})
+  printDetangle(report, context)
   return report.refusals.length > 0 ? 1 : 0
+}
+
+/** What went back, each refusal (on stderr) and the summary line: what `detangle` says, and `watch --detangle`. */
+export function printDetangle(report: DetangleReport, context: CommandContext): void {
+  const shown = (file: string) => displayPath(file, context.cwd)
+  for (const change of report.changes) process.stdout.write(`${describeChange(change, shown)}\n`)
+  printDiagnostics(report.refusals, {cwd: context.cwd, frames: context.frames})
+  process.stdout.write(`${summary(report.settled.length, report.documents.length, report.refusals.length)}\n`)
 }
 
 /** `org/x.org:12-14 ← generated/x.ts:20-22`; lines removed: `org/x.org:12 (2 lines removed) ← generated/x.ts:20`. */

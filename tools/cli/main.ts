@@ -55,7 +55,7 @@ export const TOOLCHAIN: Record<ToolchainCommandName, Runner> = {
   detangle: async ({operands, values}, context) =>
     (await import('./detangle-command.ts')).runDetangle(operands, {allowOutside: values['allow-outside']}, context),
   watch: async ({operands, values}, context) => {
-    const flags = {...sessionFlags(values), dryRun: false, json: false}
+    const flags = {...sessionFlags(values), dryRun: false, json: false, detangle: values.detangle}
     return (await import('./watch-command.ts')).runWatch(operands, flags, context)
   },
   check: async ({operands, values}, context) =>

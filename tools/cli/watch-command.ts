@@ -7,19 +7,36 @@
  * with errors writes nothing (an Org error), or has what it wrote put back as
  * it was (an error the check found, project-session.ts), so its last good
  * output stays in place while its author fixes it; the watcher says so.
+ *
+ * With --detangle, the generated files the record says a document wrote are
+ * watched too, and a save of one is detangled (detangle-command.ts says it as
+ * `detangle` does). Whether a file was edited is read from its bytes against
+ * the record, never from the event, and the detangle waits its turn behind the
+ * tangles: the watcher's own tangle of a document has recorded what it wrote by
+ * the time its file's event is looked at, so it is no edit. The document the
+ * detangle rewrites is then a saved document like any other: tangled, it
+ * writes nothing, its record being up to date.
  */
 import fs from 'node:fs'
+import path from 'node:path'
 import {displayPath, isError} from '../diagnostics.ts'
+import {isInside, isSkippedEntry} from '../project.ts'
 import {printable} from '../terminal.ts'
 import type {CheckReport} from '../session/project-checker.ts'
 import {type OrgChange, watchOrgFiles} from '../watch/org-watcher.ts'
+import {printDetangle} from './detangle-command.ts'
 import {commandInputs, inputRoots} from './inputs.ts'
 import {printDiagnostics} from './output.ts'
 import {printPruned, summary, type TangleFlags} from './tangle-command.ts'
 import type {CommandContext} from './usage.ts'
 
-export async function runWatch(args: string[], flags: TangleFlags, context: CommandContext): Promise<number> {
-  const roots = inputRoots(args, context.cwd)
+export interface WatchFlags extends TangleFlags {
+  /** Detangle each saved generated file. */
+  detangle: boolean
+}
+
+export async function runWatch(args: string[], flags: WatchFlags, context: CommandContext): Promise<number> {
+  const documentRoots = inputRoots(args, context.cwd)
   const {session, files, folders, problems} = commandInputs(args, flags, context)
   printDiagnostics(problems, context)
   const print = (report: CheckReport) => {
@@ -37,29 +54,43 @@ export async function runWatch(args: string[], flags: TangleFlags, context: Comm
     )
   }
   print(await session.check(files, {prune: flags.prune, folders}))
-  // One check at a time: a save during a check is checked after it.
+  const roots = flags.detangle ? withGeneratedFolders(documentRoots, session.generatedFolders()) : documentRoots
+  // One check or detangle at a time: a save during one is taken after it.
   let running = Promise.resolve()
-  const recheck = (changes: OrgChange[]) =>
+  const inTurn = (work: () => Promise<void>) =>
     (running = running.then(async () => {
       try {
-        const saved = changes
-          .filter((change) => change.kind === 'changed' && fs.existsSync(change.path))
-          .map((change) => change.path)
-        if (saved.length > 0) print(await session.recheck(saved))
+        await work()
       } catch (error) {
-        // A watcher outlives what one save does to it: said, and the next save is checked.
+        // A watcher outlives what one save does to it: said, and the next save is taken.
         process.stderr.write(`passepartout: ${printable((error as Error).message)}\n`)
       }
     }))
+  const saved = (changes: OrgChange[]) =>
+    changes.filter((change) => change.kind === 'changed' && fs.existsSync(change.path)).map((change) => change.path)
+  const isGenerated = (file: string) => session.writerOf(file) !== undefined
+  const detangle = async (edited: string[]) => {
+    const report = await session.detangle(edited, (file) => displayPath(file, context.cwd))
+    // A file that holds what was written (the watcher's own tangle, a save that changed nothing) is no edit.
+    if (report.changes.length > 0 || report.refusals.length > 0) printDetangle(report, context)
+  }
   const watcher = watchOrgFiles(
     roots,
     (changes) => {
+      const documents = changes.filter((change) => change.path.endsWith('.org'))
+      const generated = saved(changes.filter((change) => !change.path.endsWith('.org')))
+      if (generated.length > 0) void inTurn(() => detangle(generated))
+      if (documents.length === 0) return
       // A file's name is written out: it may hold what a terminal would act on.
-      const saved = changes.map((change) => `${displayPath(change.path, context.cwd)} ${change.kind}`).join(', ')
-      process.stdout.write(`${printable(saved)}\n`)
-      void recheck(changes)
+      const said = documents.map((change) => `${displayPath(change.path, context.cwd)} ${change.kind}`).join(', ')
+      process.stdout.write(`${printable(said)}\n`)
+      const rechecked = saved(documents)
+      if (rechecked.length > 0) void inTurn(async () => print(await session.recheck(rechecked)))
     },
-    {onError: (error) => process.stderr.write(`passepartout: watching: ${printable(error.message)}\n`)},
+    {
+      onError: (error) => process.stderr.write(`passepartout: watching: ${printable(error.message)}\n`),
+      alsoReports: flags.detangle ? isGenerated : undefined,
+    },
   )
   await watcher.ready
   // The warm program is made now, not at the first save.
@@ -77,4 +108,27 @@ export async function runWatch(args: string[], flags: TangleFlags, context: Comm
   await watcher.close()
   await running
   return 0
+}
+
+/**
+ * The document ROOTS and the folders of generated files they do not see: each folder once, none a watcher of
+ * another sees (one sees its subfolders, but for those a search for documents skips: generated/, node_modules/).
+ */
+function withGeneratedFolders(roots: readonly string[], generated: readonly string[]): string[] {
+  const chosen = [...roots]
+  for (const folder of [...generated].sort()) {
+    if (chosen.some((root) => root === folder || seenUnder(folder, root))) continue
+    chosen.push(folder)
+  }
+  return chosen
+}
+
+function seenUnder(folder: string, root: string): boolean {
+  return (
+    isInside(folder, root) &&
+    path
+      .relative(root, folder)
+      .split(path.sep)
+      .every((name) => !isSkippedEntry(name, true))
+  )
 }

@@ -226,6 +226,18 @@ export class ProjectSession {
     })
   }
 
+  /** The document recorded to have written FILE (a generated file), or undefined. */
+  writerOf(file: string): string | undefined {
+    return this.written?.documentOf(file)
+  }
+
+  /** The folders that hold the files the record says documents of the project (or the state folder) wrote. */
+  generatedFolders(): string[] {
+    const folder = this.options.project ?? this.options.stateFolder
+    if (!this.written || folder === undefined) return []
+    return [...new Set(this.written.targetsUnder(folder).map(({target}) => path.dirname(target)))].sort()
+  }
+
   /**
    * What each document under FOLDER wrote when it was last tangled (the session's record): its files, each with a
    * hash of what it holds now (`TargetOutcome.hash` is the same hash). Empty for a folder the record does not

@@ -1,7 +1,9 @@
 /**
  * Watch Org documents with chokidar and report them in settled batches:
  * editors save in several steps (write a temporary file, rename, touch), and
- * one save must become one batch, not three.
+ * one save must become one batch, not three. The same holds for the generated
+ * files a caller asks for too (`alsoReports`): an editor's save of one is one
+ * change, whatever dance it does.
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -27,6 +29,8 @@ export interface WatchOptions {
   settleMs?: number
   /** How often a root that is not there (deleted, or not made yet) is looked for. */
   pollMs?: number
+  /** Which files (absolute paths) are reported besides the `.org` files: generated files, for `watch --detangle`. */
+  alsoReports?: (file: string) => boolean
   onError?: (error: Error) => void
 }
 
@@ -37,11 +41,12 @@ export function watchOrgFiles(
   options: WatchOptions = {},
 ): OrgWatcher {
   const settleMs = options.settleMs ?? 50
+  const reports = (file: string) => file.endsWith('.org') || (options.alsoReports?.(path.resolve(file)) ?? false)
   let pending = new Map<string, {at: number}>()
   let timer: NodeJS.Timeout | undefined
   // What happened to a file is read from the disk when its batch is delivered: events only say where to look.
   const note = (file: string) => {
-    if (!file.endsWith('.org')) return
+    if (!reports(file)) return
     const resolved = path.resolve(file)
     pending.set(resolved, {at: pending.get(resolved)?.at ?? performance.now()})
     clearTimeout(timer)
@@ -91,7 +96,7 @@ export function watchOrgFiles(
       // place before it looked (and the new one may have the old one's inode), and its watch stays on the folder
       // that is gone. (A file of the folder's own name in it looks the same: it costs a look at the folder.)
       if (isFolder && event === 'rename' && watched === root && name === path.basename(root)) awaitReturn(root)
-      const file = rawEventPath(name, watched)
+      const file = rawEventPath(name, watched, reports)
       if (file && !isSkippedEntry(path.basename(file), false)) note(file)
     })
     watcher.on('error', (error) => options.onError?.(error as Error))
@@ -134,11 +139,15 @@ export function watchOrgFiles(
 
 /**
  * The file a raw event of fs.watch is about: NAME in the folder WATCHED, or WATCHED itself when chokidar
- * watches that file (it watches each file it knows, and each folder).
+ * watches that file (it watches each file it knows, and each folder): one that is REPORTED.
  */
-function rawEventPath(name: string | undefined, watched: string | undefined): string | undefined {
+function rawEventPath(
+  name: string | undefined,
+  watched: string | undefined,
+  reported: (file: string) => boolean,
+): string | undefined {
   if (!name || !watched) return undefined
-  return path.basename(watched) === name && watched.endsWith('.org') ? watched : path.join(watched, name)
+  return path.basename(watched) === name && reported(watched) ? watched : path.join(watched, name)
 }
 
 const MISSING = 'missing'
