@@ -7,6 +7,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {describe, expect, it} from 'vitest'
+import {hashOf, WrittenFiles} from '../../tools/tangle/written.ts'
 
 const cli = path.resolve(import.meta.dirname, '../../bin/passepartout')
 
@@ -97,5 +98,51 @@ describe('a target edited since it was tangled', () => {
     write(dir, 'generated/x.ts', 'export const x = 3\n')
     write(dir, 'org/doc.org', doc('../generated/x.ts', 'export const x = 3'))
     expect(run(dir).stderr).toBe('')
+  })
+})
+
+describe('the record, kept by two sessions at once (a watch, and a tangle in another terminal)', () => {
+  /** A folder with FILES written, and two sessions over its record, opened before either wrote. */
+  const twoSessions = (...files: string[]) => {
+    const dir = project(Object.fromEntries(files.map((file) => [file, `${file}\n`])))
+    const entry = (file: string) => ({path: path.join(dir, file), hash: hashOf(`${file}\n`)})
+    return {dir, entry, watch: WrittenFiles.open(dir), terminal: WrittenFiles.open(dir)}
+  }
+  const documentsOf = (dir: string) =>
+    ['a.org', 'b.org'].filter((document) => WrittenFiles.open(dir).targetsOf(path.join(dir, document)).length > 0)
+
+  it("writes only the documents it changed, over the other's", () => {
+    const {dir, entry, watch, terminal} = twoSessions('a.ts', 'b.ts')
+    terminal.record(path.join(dir, 'a.org'), [entry('a.ts')])
+    terminal.save()
+    watch.record(path.join(dir, 'b.org'), [entry('b.ts')])
+    watch.save()
+    expect(documentsOf(dir)).toEqual(['a.org', 'b.org'])
+  })
+
+  it('takes what the other recorded at its next run, its own changes kept', () => {
+    const {dir, entry, watch, terminal} = twoSessions('a.ts', 'b.ts')
+    watch.record(path.join(dir, 'b.org'), [entry('b.ts')])
+    terminal.record(path.join(dir, 'a.org'), [entry('a.ts')])
+    terminal.save()
+    expect(watch.documentOf(path.join(dir, 'a.ts'))).toBeUndefined()
+    watch.refresh()
+    expect(watch.documentOf(path.join(dir, 'a.ts'))).toBe(path.join(dir, 'a.org'))
+    expect(watch.documentOf(path.join(dir, 'b.ts'))).toBe(path.join(dir, 'b.org'))
+    // A file the other wrote, and recorded, is no edit.
+    expect(watch.edited(path.join(dir, 'a.org'), path.join(dir, 'a.ts'))).toBe(false)
+  })
+
+  it('keeps a document the other forgot forgotten, and one it forgot itself', () => {
+    const {dir, entry, watch: seed} = twoSessions('a.ts', 'b.ts')
+    seed.record(path.join(dir, 'a.org'), [entry('a.ts')])
+    seed.record(path.join(dir, 'b.org'), [entry('b.ts')])
+    seed.save()
+    const [watch, terminal] = [WrittenFiles.open(dir), WrittenFiles.open(dir)]
+    terminal.forget(path.join(dir, 'a.org'))
+    terminal.save()
+    watch.forget(path.join(dir, 'b.org'))
+    watch.save()
+    expect(documentsOf(dir)).toEqual([])
   })
 })

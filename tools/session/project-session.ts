@@ -140,6 +140,8 @@ export class ProjectSession {
    */
   async recheck(changed: readonly string[]): Promise<CheckReport> {
     const checker = await this.typeChecker()
+    // What a tangle or detangle in another terminal recorded meanwhile is this record too.
+    this.written?.refresh()
     const recorded = new Map(changed.map((document) => [document, this.written?.entriesOf(document)]))
     const replaced = new Map<string, Replaced>()
     const report = await checker.recheck(() => this.tangleFiles(changed, {cache: false, replaced}))
@@ -216,6 +218,7 @@ export class ProjectSession {
     ])
     const folder = this.options.project ?? this.options.stateFolder
     if (!this.written || folder === undefined) return {changes: [], refusals: [], documents: [], settled: []}
+    this.written.refresh()
     const disk = new DiskView()
     return detangleFiles({
       files,
@@ -228,6 +231,7 @@ export class ProjectSession {
 
   /** The document recorded to have written FILE (a generated file), or undefined. */
   writerOf(file: string): string | undefined {
+    this.written?.refresh()
     return this.written?.documentOf(file)
   }
 
@@ -380,6 +384,7 @@ export class ProjectSession {
     files: readonly string[],
     request: {cache: boolean; replaced?: Map<string, Replaced>; maps?: SourceMaps} & RunRequest,
   ): Promise<TangleReport> {
+    this.written?.refresh()
     const report = await tangle({
       files: [...files],
       allowOutside: this.allowOutside,

@@ -29,19 +29,41 @@ const fileShape = object({version: number, documents: record(record(entryShape))
 
 const VERSION = 1
 
+/**
+ * A long-lived session (watch, run) keeps the record in memory while commands in other terminals (tangle, detangle)
+ * write it: it takes theirs again before each run (`refresh`), and writes only the documents it changed over what it
+ * finds on disk (`save`). Without that, a watch saved the copy it read at its start over a tangle's newer record,
+ * and its next look at a file took the tangle's writing for an edit (detangle refused it as both sides edited).
+ */
 export class WrittenFiles {
   private documents: Record<string, Record<string, Entry>> = {}
-  private dirty = false
+  /** The documents this session recorded or forgot since it last saved. */
+  private readonly changed = new Set<string>()
+  /** The record file's stamp when this session last read or wrote it. */
+  private stamp: string | undefined
 
   private constructor(private readonly file: string) {}
 
   /** The record of the documents under FOLDER (their project, or the folder itself outside any). */
   static open(folder: string): WrittenFiles {
     const written = new WrittenFiles(stateFile(folder, 'written'))
-    const stored = readStateJson(written.file)
-    // None yet, or a record of another shape, is started anew: it only costs the warnings it would have given.
-    if (fileShape(stored) && stored.version === VERSION) written.documents = stored.documents
+    written.stamp = recordStamp(written.file)
+    written.documents = storedDocuments(written.file)
     return written
+  }
+
+  /** Take the record as another process left it since this session last read or wrote it, keeping what this one changed. */
+  refresh(): void {
+    const stamp = recordStamp(this.file)
+    if (stamp === this.stamp) return
+    const documents = storedDocuments(this.file)
+    for (const document of this.changed) {
+      const ours = this.documents[document]
+      if (ours) documents[document] = ours
+      else delete documents[document]
+    }
+    this.documents = documents
+    this.stamp = stamp
   }
 
   /** The targets DOCUMENT wrote, as recorded. */
@@ -90,13 +112,13 @@ export class WrittenFiles {
       if (stat) entries[target.path] = {hash: target.hash, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino}
     }
     this.documents[document] = entries
-    this.dirty = true
+    this.changed.add(document)
   }
 
   /** Keep, for DOCUMENT, the orphans still on disk beside what it writes now (so that they are said again). */
   keep(document: string, target: string, entry: Entry): void {
     this.documents[document] = {...this.documents[document], [target]: entry}
-    this.dirty = true
+    this.changed.add(document)
   }
 
   /** What DOCUMENT is recorded to have written, for `restore`; undefined when nothing is. */
@@ -136,13 +158,17 @@ export class WrittenFiles {
   forget(document: string): void {
     if (!this.documents[document]) return
     delete this.documents[document]
-    this.dirty = true
+    this.changed.add(document)
   }
 
+  /** Write the documents this session changed over the record as it is on disk now. */
   save(): void {
-    if (!this.dirty) return
+    if (this.changed.size === 0) return
+    this.refresh()
     try {
       writeStateFile(this.file, JSON.stringify({version: VERSION, documents: this.documents}))
+      this.stamp = recordStamp(this.file)
+      this.changed.clear()
     } catch {
       // Without the record, the next run cannot tell orphans or edits: it says nothing, as Emacs.
     }
@@ -152,6 +178,18 @@ export class WrittenFiles {
     for (const targets of Object.values(this.documents)) if (targets[target]) return targets[target]
     return undefined
   }
+}
+
+/** The documents of the record FILE; none when there is none yet, or one of another shape: it only costs the warnings it would have given. */
+function storedDocuments(file: string): Record<string, Record<string, Entry>> {
+  const stored = readStateJson(file)
+  return fileShape(stored) && stored.version === VERSION ? stored.documents : {}
+}
+
+/** FILE's size, modification time and inode, which a rename over it changes; undefined when it is not there. */
+function recordStamp(file: string): string | undefined {
+  const stat = fs.statSync(file, {throwIfNoEntry: false})
+  return stat && `${stat.size}:${stat.mtimeMs}:${stat.ino}`
 }
 
 export function hashOf(content: string | Uint8Array): string {
