@@ -100,31 +100,43 @@ describe.skipIf(!chromium)('the woven site of this project in Chromium', () => {
   afterAll(async () => {
     await site?.close()
   })
-  // The anchors of each document loaded, over each scheme: a document is loaded once for the links of every page.
-  const known = {http: new Map() as KnownAnchors, file: new Map() as KnownAnchors}
+  // The anchors of each document loaded: a document is loaded once for the links of every page.
+  const known = {http: new Map() as KnownAnchors}
   const at = {
     http: (page: string) => `${site.url}${page}`,
     file: (page: string) => pathToFileURL(path.join(out, page)).href,
   }
 
-  // Over HTTP, as the site is served, and from file://, as docs/weaving.md says to open it: the search's entries are
-  // a script, not a file fetched, so no check needs a server, but a link may lead somewhere over one and not the
-  // other (a folder's index.html is served, not opened). The index last: its graph and list name every page, loaded
-  // by then.
-  it.each(['http', 'file'] as const)(
-    'loads every page over %s with no problem, and finds every link of it',
-    async (scheme) => {
-      const pages = [...report.pages.keys()].sort((a, b) => Number(a === INDEX_PAGE) - Number(b === INDEX_PAGE))
-      const problems: string[] = []
-      for (const name of pages) {
-        const page = await browser().open(at[scheme](name))
-        for (const problem of page.problems) problems.push(`${name}: ${problem.kind} ${problem.text} (${problem.url})`)
-        for (const link of notFound(await page.links(known[scheme]))) problems.push(`${name}: ${link}`)
-        await page.close()
-      }
-      expect(problems).toEqual([])
-    },
-  )
+  // Over HTTP, as the site is served: every page, and every link of it followed. From file://, as docs/weaving.md
+  // says to open it, the index and two pages, their links not followed: every link names a file, which both schemes
+  // open alike, and is checked twice already (in what the weave built, above, and over HTTP); what only file:// can
+  // break is a page's own loading (a script fetched, which file:// refuses: the search's entries are a script for
+  // that). Following every link from file:// too cost 17 s of a run for nothing the others do not see.
+  it('loads every page over http with no problem, and finds every link of it', async () => {
+    const pages = [...report.pages.keys()].sort((a, b) => Number(a === INDEX_PAGE) - Number(b === INDEX_PAGE))
+    const problems: string[] = []
+    for (const name of pages) {
+      const page = await browser().open(at.http(name))
+      for (const problem of page.problems) problems.push(`${name}: ${problem.kind} ${problem.text} (${problem.url})`)
+      for (const link of notFound(await page.links(known.http))) problems.push(`${name}: ${link}`)
+      await page.close()
+    }
+    expect(problems).toEqual([])
+  })
+
+  it('loads the index and its pages from file:// with no problem, search included', async () => {
+    const pages = [INDEX_PAGE, 'org/core/loader.html', 'org/core/skill-ledger.html']
+    expect(pages.filter((name) => !report.pages.has(name))).toEqual([])
+    const problems: string[] = []
+    for (const name of pages) {
+      const page = await browser().open(at.file(name))
+      for (const problem of page.problems) problems.push(`${name}: ${problem.kind} ${problem.text} (${problem.url})`)
+      await page.type('#weave-search', 'transpileSkill')
+      await page.waitFor('#weave-results li a')
+      await page.close()
+    }
+    expect(problems).toEqual([])
+  })
 
   it("draws the index's graph: one node a link for each document, each found", async () => {
     const page = await browser().open(at.http(INDEX_PAGE))
