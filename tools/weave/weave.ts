@@ -17,7 +17,7 @@ import {isInside} from '../project.ts'
 import {DiskView} from '../tangle/disk.ts'
 import {SEARCH, SEARCH_FILE, STYLE, STYLE_FILE} from './assets.ts'
 import {codeBlock, codeElement} from './code-block.ts'
-import {Highlighter} from './highlight.ts'
+import {Colours} from './colours.ts'
 import {INDEX_PAGE, indexPage} from './index-page.ts'
 import {documentPage} from './page.ts'
 import {proseOf} from './prose.ts'
@@ -48,6 +48,8 @@ export interface WeaveReport {
   diagnostics: Diagnostic[]
   /** The pages as built, by path under the site's folder, before they were written as HTML. */
   pages: Map<string, Root>
+  /** The blocks shiki coloured (the others' colours were kept from the last weave: colours.ts). */
+  coloured: number
 }
 
 export async function weave(options: WeaveOptions): Promise<WeaveReport> {
@@ -61,12 +63,17 @@ export async function weave(options: WeaveOptions): Promise<WeaveReport> {
   const diagnostics = documents.flatMap((document) => document.diagnostics)
   const show = (file: string) => (isInside(file, options.base) ? path.relative(options.base, file) : file)
   const pages = new Map<string, Root>()
-  const highlighter = await Highlighter.load(woven.flatMap(languagesOf))
-  try {
-    for (const document of woven) pages.set(document.page, pageOf(document, site, highlighter, show, diagnostics))
-  } finally {
-    highlighter.dispose()
+  const colours = Colours.open(options.base)
+  await colours.colour(woven.flatMap((document) => document.blocks))
+  for (const document of woven) {
+    pages.set(document.page, pageOf(document, site, colours, show, diagnostics))
+    // Code an #+INCLUDE: named is known once its page is made: coloured then, and the page made again.
+    const missed = colours.takeMissed()
+    if (missed.length === 0) continue
+    await colours.colour(missed)
+    pages.set(document.page, pageOf(document, site, colours, show, []))
   }
+  colours.save()
   const metas = documents.map((document) => document.meta).filter((meta): meta is DocumentMeta => !!meta)
   const graph = buildGraph(metas, {base: options.base})
   diagnostics.push(...graph.diagnostics)
@@ -79,15 +86,15 @@ export async function weave(options: WeaveOptions): Promise<WeaveReport> {
   ]
   const written = writeSite(options.out, files)
   diagnostics.push(...written.diagnostics)
-  return {documents, woven, written: written.written, unchanged: written.unchanged, diagnostics, pages}
-}
-
-/** The languages of DOCUMENT's code: its blocks', and those of the files it includes as source blocks. */
-function languagesOf(document: WeaveDocument): (string | null)[] {
-  const included = [...document.includes.values()].map((include) =>
-    include.as.kind === 'src' ? include.as.language : null,
-  )
-  return [...document.blocks.map((block) => block.language), ...included]
+  return {
+    documents,
+    woven,
+    written: written.written,
+    unchanged: written.unchanged,
+    diagnostics,
+    pages,
+    coloured: colours.coloured,
+  }
 }
 
 /** Where DOCUMENT's IDs lead (its file-level ones to its page, a heading's to the heading), and its headings' titles. */
@@ -102,14 +109,14 @@ function placeTargets(document: WeaveDocument, site: SiteMap): void {
 function pageOf(
   document: WeaveDocument,
   site: SiteMap,
-  highlighter: Highlighter,
+  colours: Colours,
   show: (file: string) => string,
   diagnostics: Diagnostic[],
 ): Root {
   const blocks = new Map<number, Element>()
   for (const block of document.blocks)
-    blocks.set(block.block.open.start.line, codeBlock(block, highlighter.tokens(block.lines, block.language), {show}))
-  const code = (lines: readonly string[], language: string | null) => codeElement(highlighter.tokens(lines, language))
+    blocks.set(block.block.open.start.line, codeBlock(block, colours.tokens(block.lines, block.language), {show}))
+  const code = (lines: readonly string[], language: string | null) => codeElement(colours.tokens(lines, language))
   const prose = proseOf(document, {site, blockAt: (line) => blocks.get(line), code, diagnostics})
   return documentPage(document, prose, show(document.path))
 }
