@@ -5,6 +5,7 @@
  */
 import path from 'node:path'
 import {displayPath, isError} from '../diagnostics.ts'
+import {readToolchainSettings} from '../settings.ts'
 import {commandInputs, type SessionFlags} from './inputs.ts'
 import {printDiagnostics} from './output.ts'
 import type {CommandContext} from './usage.ts'
@@ -23,7 +24,8 @@ export async function runWeave(args: string[], flags: WeaveFlags, context: Comma
   const base = session.project ?? folders[0] ?? path.dirname(files[0] ?? context.cwd)
   const out = flags.out === undefined ? path.join(base, DEFAULT_SITE) : path.resolve(context.cwd, flags.out)
   const {weave} = await import('../weave/weave.ts')
-  const report = await weave({files, base, out, allowOutside: session.allowOutside})
+  const build = readToolchainSettings().build
+  const report = await weave({files, base, out, allowOutside: session.allowOutside, build})
   report.diagnostics.unshift(...problems)
   printDiagnostics(report.diagnostics, {cwd: context.cwd, frames: context.frames})
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`

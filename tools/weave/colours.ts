@@ -44,6 +44,7 @@ const FORMAT = 1
 export class Colours {
   private readonly used = new Map<string, KeptLine[]>()
   private missed: Code[] = []
+  private asked: string[] = []
   /** The blocks shiki coloured in this weave (the others came from the last). */
   coloured = 0
 
@@ -79,6 +80,7 @@ export class Colours {
   /** CODE's lines as tokens: its colours kept, else plain text (a language with no grammar, or code not coloured yet: remembered, `takeMissed`). */
   tokens(lines: readonly string[], language: string | null): CodeToken[][] {
     const code = {lines, language}
+    if (grammarOf(language)) this.asked.push(keyOf(code))
     const kept = grammarOf(language) ? this.find(code) : undefined
     if (grammarOf(language) && !kept) this.missed.push(code)
     return kept ? kept.map(codeTokens) : lines.map((text) => [{text, kind: undefined}])
@@ -91,10 +93,23 @@ export class Colours {
     return missed
   }
 
-  /** Keep the colours this weave used, and only those, for the next; a file that cannot be written keeps none. */
-  save(): void {
+  /** The keys of the colours `tokens` was asked for since the last call: what a page's code needs kept. */
+  takeAsked(): string[] {
+    const asked = this.asked
+    this.asked = []
+    return asked
+  }
+
+  /**
+   * Keep the colours this weave used, and those of ALSO (the keys of the pages it did not make again, `takeAsked`),
+   * no others, for the next; a file that cannot be written keeps none.
+   */
+  save(also: Iterable<string> = []): void {
+    const entries = Object.fromEntries(this.used)
+    for (const key of also)
+      if (!Object.hasOwn(entries, key) && Object.hasOwn(this.kept, key)) entries[key] = this.kept[key] as KeptLine[]
     try {
-      writeStateFile(this.file, JSON.stringify({format: FORMAT, entries: Object.fromEntries(this.used)}))
+      writeStateFile(this.file, JSON.stringify({format: FORMAT, entries}))
     } catch {
       // The colours are only kept to save time: the next weave colours the code again.
     }
