@@ -1,13 +1,13 @@
 /**
  * The colours kept from one weave to the next (colours.ts): a second weave of unchanged documents colours
- * nothing and writes the same pages; an edited block alone is coloured again; a damaged file, or a damaged entry,
- * is a miss, never a wrong colour; the file keeps what the last weave used, no more. The project has a
- * node_modules/, so its state folder is its own.
+ * nothing and writes the same pages; an edited block alone is coloured again; a damaged file is a miss, never a
+ * wrong colour; the folder keeps the colours of the pages on disk, no more. The project has a node_modules/, so its
+ * state folder is its own.
  */
 import fs from 'node:fs'
 import path from 'node:path'
 import {beforeEach, describe, expect, it} from 'vitest'
-import {stateFile} from '../../tools/tangle/cache.ts'
+import {stateFolder} from '../../tools/tangle/cache.ts'
 import {weave} from '../../tools/weave/weave.ts'
 import {tempProject} from '../support/temp-project.ts'
 
@@ -29,8 +29,12 @@ not coloured
 let project: string
 let files: string[]
 let out: string
-let keptFile: string
-const kept = () => JSON.parse(fs.readFileSync(keptFile, 'utf8')) as {entries: Record<string, string[][]>}
+let folder: string
+/** The colours kept, by the name of their file. */
+const kept = () =>
+  Object.fromEntries(
+    fs.readdirSync(folder).map((name) => [name, JSON.parse(fs.readFileSync(path.join(folder, name), 'utf8'))]),
+  ) as Record<string, string[][]>
 const site = () => fs.readFileSync(path.join(out, 'org/colours.html'), 'utf8')
 
 beforeEach(() => {
@@ -41,7 +45,7 @@ beforeEach(() => {
   })
   files = [path.join(project, 'org', 'colours.org')]
   out = path.join(project, 'generated', 'site')
-  keptFile = stateFile(project, 'weave-colours')
+  folder = stateFolder(project, 'weave-colours')
 })
 
 describe('the colours kept', () => {
@@ -62,12 +66,12 @@ describe('the colours kept', () => {
     const edited = await weave({files, base: project, out})
     expect(edited.coloured).toBe(1)
     expect(site()).toContain('uno')
-    expect(Object.keys(kept().entries)).toHaveLength(3)
+    expect(Object.keys(kept())).toHaveLength(3)
   })
 
   it.each([
-    ['a file that is not JSON', () => fs.writeFileSync(keptFile, '{"format": 1, "entries": {'), 3],
-    ['a file of another format', () => fs.writeFileSync(keptFile, JSON.stringify({...kept(), format: 0})), 3],
+    ['a file that is not JSON', () => damageFile('[["export const'), 1],
+    ['a file that is empty', () => damageFile(''), 1],
     ['an entry whose text is not its block', () => damageEntry(() => ['export const two = 2', '']), 1],
     ['an entry whose class is not a token', () => damageEntry((line) => [textOf(line), '<script>']), 1],
     ['an entry that is not a list of lines', () => damageEntry(() => 'a line' as never), 1],
@@ -85,10 +89,18 @@ describe('the colours kept', () => {
 /** A kept line's text: its tokens' texts, without their classes. */
 const textOf = (line: string[]) => line.filter((_, index) => index % 2 === 0).join('')
 
-/** Replace the first line of the kept entry of `export const one = 1` by what DAMAGED makes of it. */
+/** The name of the file of the colours of `export const one = 1`. */
+const fileOfOne = () => Object.entries(kept()).find(([, lines]) => textOf(lines[0]!) === 'export const one = 1')![0]
+
+/** Replace the first line of the colours of `export const one = 1` by what DAMAGED makes of it. */
 function damageEntry(damaged: (line: string[]) => string[]): void {
-  const state = kept()
-  const key = Object.keys(state.entries).find((key) => textOf(state.entries[key]![0]!) === 'export const one = 1')!
-  state.entries[key]![0] = damaged(state.entries[key]![0]!)
-  fs.writeFileSync(keptFile, JSON.stringify(state))
+  const name = fileOfOne()
+  const lines = kept()[name]!
+  lines[0] = damaged(lines[0]!)
+  fs.writeFileSync(path.join(folder, name), JSON.stringify(lines))
+}
+
+/** Replace the file of the colours of `export const one = 1` by TEXT. */
+function damageFile(text: string): void {
+  fs.writeFileSync(path.join(folder, fileOfOne()), text)
 }

@@ -2,17 +2,18 @@
  * The colours of a weave's code, kept from one weave to the next: colouring is most of a cold weave (shiki's
  * Oniguruma took 11 of the 14.5 s of this project's 75 documents, 2026-11-30), and a block's colours depend on
  * nothing but its text, its grammar, and the versions of shiki and of the TextMate engine. So each block's tokens
- * are kept in the project's state folder (`stateFile(base, 'weave-colours')`, beside the tangle's cache), keyed
- * by a hash of those; a weave colours only the blocks not kept, and loads shiki only when there is one. The file
- * holds the entries the last weave used, no more (that is its pruning: a block edited away leaves it), written
- * whole, then renamed over the last. An entry that is not the shape written, or whose text is not its block's, is
- * a miss, coloured again; a file that does not read is none.
+ * are kept in the project's state folder (`stateFolder(base, 'weave-colours')`, beside the tangle's cache), a file
+ * a block named by a hash of those, written whole then renamed into place; a weave colours only the blocks not
+ * kept, and loads shiki only when there is one. A file a block: a save reads the colours of the blocks it reads
+ * and no others (one file of all of them was 8 MB for this project, read and written again at every save). The
+ * folder keeps the colours of the pages on disk, no more: a block edited away takes its file with it. A file that
+ * does not read, is not the shape written, or whose text is not its block's, is a miss, coloured again.
  */
 import {createHash} from 'node:crypto'
 import fs from 'node:fs'
 import {createRequire} from 'node:module'
 import path from 'node:path'
-import {readStateJson, stateFile, writeStateFile} from '../tangle/cache.ts'
+import {readStateJson, stateFolder, writeStateFile} from '../tangle/cache.ts'
 import {type CodeToken, grammarOf, Highlighter} from './highlight.ts'
 
 /** Code to colour: its lines and its Org language. */
@@ -39,26 +40,21 @@ const VERSIONS = (() => {
   return `shiki ${version(shiki)}, vscode-textmate ${version(path.join(folder, 'package.json'))}`
 })()
 
-const FORMAT = 1
-
 export class Colours {
   private readonly used = new Map<string, KeptLine[]>()
+  /** The keys of the colours shiki made in this weave: each is written to its file by `save`. */
+  private readonly made = new Set<string>()
   private missed: Code[] = []
   private asked: string[] = []
   /** The blocks shiki coloured in this weave (the others came from the last). */
   coloured = 0
 
-  private constructor(
-    private readonly file: string,
-    private readonly kept: Record<string, unknown>,
-  ) {}
+  /** FOLDER: where each block's colours are kept, a file each. */
+  private constructor(private readonly folder: string) {}
 
-  /** The colours kept for the documents under BASE (none when the file is missing or does not read). */
+  /** The colours kept for the documents under BASE. */
   static open(base: string): Colours {
-    const file = stateFile(base, 'weave-colours')
-    const state = readStateJson(file) as {format?: unknown; entries?: unknown} | undefined
-    const entries = state?.format === FORMAT && isRecord(state.entries) ? state.entries : {}
-    return new Colours(file, entries)
+    return new Colours(stateFolder(base, 'weave-colours'))
   }
 
   /** Colour the CODE not kept yet; shiki is loaded, with the grammars of those alone, only when there is some. */
@@ -69,7 +65,9 @@ export class Colours {
     try {
       for (const one of missing) {
         if (this.find(one)) continue
-        this.used.set(keyOf(one), highlighter.tokens(one.lines, one.language).map(keptLine))
+        const key = keyOf(one)
+        this.used.set(key, highlighter.tokens(one.lines, one.language).map(keptLine))
+        this.made.add(key)
         this.coloured++
       }
     } finally {
@@ -101,29 +99,43 @@ export class Colours {
   }
 
   /**
-   * Keep the colours this weave used, and those of ALSO (the keys of the pages it did not make again, `takeAsked`),
-   * no others, for the next; a file that cannot be written keeps none.
+   * Write the colours shiki made in this weave, each to its file, and remove the files of colours neither this
+   * weave used nor ALSO names (the keys of the pages it did not make again, `takeAsked`): a block edited away takes
+   * its colours with it. Nothing is written or removed when this weave coloured nothing and looked up nothing.
+   * A file that cannot be written or removed is left: the colours are only kept to save time.
    */
   save(also: Iterable<string> = []): void {
-    const entries = Object.fromEntries(this.used)
-    for (const key of also)
-      if (!Object.hasOwn(entries, key) && Object.hasOwn(this.kept, key)) entries[key] = this.kept[key] as KeptLine[]
-    try {
-      writeStateFile(this.file, JSON.stringify({format: FORMAT, entries}))
-    } catch {
-      // The colours are only kept to save time: the next weave colours the code again.
+    if (this.used.size === 0) return
+    for (const key of this.made) {
+      try {
+        writeStateFile(this.fileOf(key), JSON.stringify(this.used.get(key)))
+      } catch {
+        // Coloured again next time.
+      }
     }
+    const keep = new Set([...this.used.keys(), ...also].map((key) => `${key}.json`))
+    let names: string[] = []
+    try {
+      names = fs.readdirSync(this.folder)
+    } catch {
+      // No folder: nothing to remove.
+    }
+    for (const name of names) if (!keep.has(name)) fs.rmSync(path.join(this.folder, name), {force: true})
   }
 
-  /** CODE's kept lines (from this weave or the last), when they are whole and of its text. */
+  /** CODE's kept lines (from this weave or the last), when they are whole and of its text: else a miss. */
   private find(code: Code): KeptLine[] | undefined {
     const key = keyOf(code)
     const found = this.used.get(key)
     if (found) return found
-    const kept = this.kept[key]
+    const kept = readStateJson(this.fileOf(key))
     if (!isKeptFor(kept, code.lines)) return undefined
     this.used.set(key, kept)
     return kept
+  }
+
+  private fileOf(key: string): string {
+    return path.join(this.folder, `${key}.json`)
   }
 }
 
@@ -157,8 +169,4 @@ function isKeptFor(kept: unknown, lines: readonly string[]): kept is KeptLine[] 
     }
     return text === lines[index]
   })
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
