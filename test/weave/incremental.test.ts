@@ -7,6 +7,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import {beforeAll, describe, expect, it} from 'vitest'
+import {stateFile} from '../../tools/tangle/cache.ts'
 import {weave, type WeaveOptions} from '../../tools/weave/weave.ts'
 import {tempProject} from '../support/temp-project.ts'
 
@@ -46,7 +47,12 @@ function save(file: string, text: string): void {
 }
 
 beforeAll(async () => {
-  project = tempProject({'node_modules/.keep': '', 'org/alpha.org': ALPHA, 'org/beta.org': BETA, 'org/gamma.org': GAMMA})
+  project = tempProject({
+    'node_modules/.keep': '',
+    'org/alpha.org': ALPHA,
+    'org/beta.org': BETA,
+    'org/gamma.org': GAMMA,
+  })
   const files = ['alpha', 'beta', 'gamma'].map((name) => path.join(project, 'org', `${name}.org`))
   options = {files, base: project, out: path.join(project, 'generated', 'site'), build: 'test-build'}
   await weave(options)
@@ -100,5 +106,17 @@ describe('a weave after a save', () => {
     const said = (report: typeof first) => report.diagnostics.map((message) => `${message.line} ${message.ruleId}`)
     expect(said(second)).toEqual(said(first))
     expect(said(second)).toEqual(['3 weave/unknown-id'])
+  })
+
+  it.each([
+    ['not JSON', '{"format": 1, "documents": {'],
+    ['of another format', '{"format": 0, "documents": {}}'],
+    ['of another build', null],
+  ])('reads every document when the record is %s', async (_, text) => {
+    await weave(options)
+    if (text !== null) fs.writeFileSync(stateFile(project, 'weave'), text)
+    const after = await weave(text === null ? {...options, build: 'another-build'} : options)
+    expect(after.read).toEqual(options.files)
+    expect(after.written).toEqual([])
   })
 })

@@ -77,9 +77,14 @@ async function serve(
   let again = false
   const reweave = async (): Promise<void> => {
     const started = performance.now()
-    const report = await weaveNow()
-    say(report, out, started, context)
-    server.written(report.written)
+    try {
+      const report = await weaveNow()
+      say(report, out, started, context)
+      server.written(report.written)
+    } catch (error) {
+      // A weave that throws (a bug) is said, and the site stays served as it was: the next save weaves again.
+      process.stderr.write(`passepartout weave: ${(error as Error).message}\n`)
+    }
   }
   const onSave = () => {
     if (running) {

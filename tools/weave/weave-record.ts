@@ -85,7 +85,12 @@ export class WeaveRecord {
     const identity = JSON.stringify([options.build, options.base, options.out, options.allowOutside ?? []])
     if (!options.build) return new WeaveRecord(undefined, identity, {}, undefined)
     const file = stateFile(options.base, 'weave')
-    const state = readStateJson(file) as {format?: unknown; identity?: unknown; documents?: unknown; index?: unknown}
+    const state = (lastSaved(file) ?? readStateJson(file)) as {
+      format?: unknown
+      identity?: unknown
+      documents?: unknown
+      index?: unknown
+    }
     const same = state?.format === FORMAT && state.identity === identity && isRecord(state.documents)
     return new WeaveRecord(
       file,
@@ -115,10 +120,23 @@ export class WeaveRecord {
     const state = {format: FORMAT, identity: this.identity, documents: this.next, index: this.index}
     try {
       writeStateFile(this.file, JSON.stringify(state))
+      saved = {file: this.file, stamp: stampOf(this.file), state}
     } catch {
       // The record only saves time: the next weave reads every document again.
     }
   }
+}
+
+/**
+ * The record this process saved last, and its file's stamp then: a weave after a save in the same process (`weave
+ * --serve`) takes it as it is while the file is the one it wrote, instead of reading and parsing it again (for a
+ * project of 1000 documents, a third of the time of a save's weave).
+ */
+let saved: {file: string; stamp: Stamp | null; state: unknown} | undefined
+
+/** The record saved last by this process in FILE, when FILE is still what it wrote. */
+function lastSaved(file: string): unknown {
+  return saved?.file === file && saved.stamp !== null && sameStamp(stampOf(file), saved.stamp) ? saved.state : undefined
 }
 
 /** The stamp of FILE now, null when there is none: taken before the file is read, so that an edit while it is read is seen next time. */

@@ -80,13 +80,14 @@ export async function weave(options: WeaveOptions): Promise<WeaveReport> {
   const site = new SiteMap(options.base)
   const record = WeaveRecord.open(options)
   const read = reader(options)
-  const documents = options.files.map(
-    (file) => keptDocument(file, site.addDocument(file), record.unchanged(file, options.out)) ?? read(file),
-  )
+  const documents = options.files.map((file) => {
+    const page = site.addDocument(file)
+    return keptDocument(file, page, record.unchanged(file, options.out)) ?? read(file, page)
+  })
   for (const document of documents) if (document.woven) placeTargets(document, site)
   // A page kept whose links would lead elsewhere now (a heading renamed, an ID moved) is made again.
   documents.forEach((document, index) => {
-    if (document.kept && !site.answersAsIn(document.kept.lookups)) documents[index] = read(document.path)
+    if (document.kept && !site.answersAsIn(document.kept.lookups)) documents[index] = read(document.path, document.page)
   })
   const show = (file: string) => (isInside(file, options.base) ? path.relative(options.base, file) : file)
   const colours = Colours.open(options.base)
@@ -129,13 +130,12 @@ export async function weave(options: WeaveOptions): Promise<WeaveReport> {
   }
 }
 
-/** A reader of the documents of OPTIONS: each read and planned alone (weave-document.ts). */
-function reader(options: WeaveOptions): (file: string) => SiteDocument {
+/** A reader of the documents of OPTIONS: each read and planned alone (weave-document.ts), its page PAGE. */
+function reader(options: WeaveOptions): (file: string, page: string) => SiteDocument {
   const disk = new DiskView()
-  const pages = new SiteMap(options.base)
-  return (file) => {
+  return (file, page) => {
     const stamp = stampOf(file)
-    const document = readWeaveDocument(file, pages.addDocument(file), options.allowOutside ?? [], disk)
+    const document = readWeaveDocument(file, page, options.allowOutside ?? [], disk)
     const woven = !!document.root && !document.diagnostics.some(isError)
     return {path: file, page: document.page, title: document.title, meta: document.meta, woven, document, stamp}
   }
