@@ -23,7 +23,7 @@ import {Colours} from './colours.ts'
 import {INDEX_PAGE, indexPage} from './index-page.ts'
 import {documentPage} from './page.ts'
 import {proseOf} from './prose.ts'
-import {INDEX_FILE, searchEntries, searchIndexScript} from './search-index.ts'
+import {INDEX_FILE, type SearchEntry, searchEntries, searchIndexScript} from './search-index.ts'
 import {type Lookups, type SiteLookup, SiteMap} from './site-map.ts'
 import {readWeaveDocument, type WeaveDocument} from './weave-document.ts'
 import {type KeptDocument, keptDiagnostics, plainDiagnostics, type Stamp, stampOf, WeaveRecord} from './weave-record.ts'
@@ -104,7 +104,7 @@ export async function weave(options: WeaveOptions): Promise<WeaveReport> {
   if (!indexKept) made.pages.set(INDEX_PAGE, await indexPage(documents, graph, (document) => document.woven, show))
   record.index = index
   const html = new Map([...made.pages].map(([page, root]) => [page, htmlOf(root)]))
-  const search = documents.flatMap((document) =>
+  const search = documents.map((document) =>
     document.kept ? document.kept.search : document.woven ? searchEntries([document.document!]) : [],
   )
   const files: SiteFile[] = [
@@ -115,7 +115,7 @@ export async function weave(options: WeaveOptions): Promise<WeaveReport> {
   ]
   const written = writeSite(options.out, files)
   diagnostics.push(...written.diagnostics)
-  for (const document of documents) keep(record, document, made, html)
+  documents.forEach((document, index) => keep(record, document, made, html, search[index]!))
   record.save()
   const kept = documents.filter((document) => document.kept).map((document) => document.page)
   return {
@@ -181,8 +181,14 @@ async function makePages(
   return result
 }
 
-/** Keep DOCUMENT in RECORD for the next weave: as it was kept, or, woven now, what MADE and HTML say of its page. */
-function keep(record: WeaveRecord, document: SiteDocument, made: MadePages, html: Map<string, string>): void {
+/** Keep DOCUMENT in RECORD for the next weave: as it was kept, or, woven now, what MADE and HTML say of its page, and its SEARCH entries. */
+function keep(
+  record: WeaveRecord,
+  document: SiteDocument,
+  made: MadePages,
+  html: Map<string, string>,
+  search: SearchEntry[],
+): void {
   if (document.kept) return record.keep(document.path, document.kept)
   const page = made.made.get(document.page)
   const content = html.get(document.page)
@@ -196,7 +202,7 @@ function keep(record: WeaveRecord, document: SiteDocument, made: MadePages, html
     meta: read.meta,
     headings: read.headings.map((heading) => ({title: heading.title, anchor: heading.anchor, id: heading.id ?? null})),
     fileIds: read.fileIds,
-    search: searchEntries([read]),
+    search,
     lookups: page.lookups,
     diagnostics: plainDiagnostics(page.diagnostics),
     colours: page.colours,
