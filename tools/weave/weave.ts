@@ -99,10 +99,10 @@ export async function weave(options: WeaveOptions): Promise<WeaveReport> {
     {base: options.base},
   )
   diagnostics.push(...graph.diagnostics)
-  const index = indexInputs(documents, graph)
-  const indexKept = index === record.index && fs.existsSync(path.join(options.out, INDEX_PAGE))
+  const indexShows = indexInputs(documents, graph)
+  const indexKept = indexShows === record.index && fs.existsSync(path.join(options.out, INDEX_PAGE))
   if (!indexKept) made.pages.set(INDEX_PAGE, await indexPage(documents, graph, (document) => document.woven, show))
-  record.index = index
+  record.index = indexShows
   const html = new Map([...made.pages].map(([page, root]) => [page, htmlOf(root)]))
   const search = documents.map((document) =>
     document.kept ? document.kept.search : document.woven ? searchEntries([document.document!]) : [],
