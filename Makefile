@@ -58,6 +58,7 @@ docs: $(DEPS)
 bench: $(DEPS)
 	node bin/launch.mjs bench/tangle.bench.ts
 	node bin/launch.mjs bench/detangle.bench.ts
+	node bin/launch.mjs bench/weave.bench.ts
 	node bin/launch.mjs bench/check.bench.ts
 	$(CLI) tangle org/core
 	node bin/launch.mjs bench/mutation.bench.ts

@@ -36,14 +36,20 @@ const VALUES: Partial<Record<OptionName, string>> = {
   model: 'local/llama3.2',
   page: '2',
   out: 'site',
+  port: '0',
 }
 
-/** OPTION as written on COMMAND's line; `--host` comes with the port it needs, where a port is taken. */
+/**
+ * OPTION as written on COMMAND's line; `--host` comes with the port it needs, where a port is taken, and `--port`
+ * with the `--serve` it is the port of, where one is.
+ */
 function written(command: CommandName, option: OptionName): string[] {
   const value = VALUES[option]
   if (value === undefined) return [`--${option}`]
-  const port = option === 'host' && (COMMANDS[command].options as readonly OptionName[]).includes('tcp')
-  return port ? ['--tcp=0', `--host=${value}`] : [`--${option}=${value}`]
+  const takes = (name: OptionName) => (COMMANDS[command].options as readonly OptionName[]).includes(name)
+  if (option === 'host' && takes('tcp')) return ['--tcp=0', `--host=${value}`]
+  if (option === 'port' && takes('serve')) return ['--serve', `--port=${value}`]
+  return [`--${option}=${value}`]
 }
 
 /** The usage error ARGV gets, or undefined when the table takes it. */

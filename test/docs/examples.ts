@@ -241,6 +241,17 @@ export const EXAMPLES: Record<string, Example> = {
 
   weave: {
     project: async () => new DocProject('/work/main'),
+    commands: {
+      // Served; the notes saved with one more line; woven again; then Ctrl-C.
+      'passepartout weave --serve': async (project) => {
+        const serving = project.start('passepartout weave --serve')
+        await serving.until(/^serving /m)
+        project.write('org/notes.org', `${project.read('org/notes.org')}And one more line.\n`)
+        await serving.until(/^serving [^]*^wove /m)
+        await serving.stop()
+        return serving.output()
+      },
+    },
   },
 
   pipeline: {

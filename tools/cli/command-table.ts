@@ -15,6 +15,8 @@ export const MAX_LOG_LINES = 1000
 
 /** How many approvals a page of `approvals` lists. */
 export const APPROVALS_PAGE = 20
+/** The port `weave --serve` listens on when --port does not say. */
+export const WEAVE_PORT = 8040
 
 export interface OptionSpec {
   type: 'boolean' | 'string'
@@ -47,6 +49,22 @@ export const OPTIONS = {
     short: 'o',
     value: 'DIR',
     help: 'weave: write the site into DIR instead of the generated/site/ folder of the project; also -o DIR',
+  },
+  serve: {
+    type: 'boolean',
+    help:
+      'weave: then serve the site on 127.0.0.1, weave again on each save of a document, and reload the pages open ' +
+      'in a browser; Ctrl-C stops',
+  },
+  port: {
+    type: 'string',
+    value: 'PORT',
+    help: `weave --serve: listen on PORT of 127.0.0.1 instead of ${WEAVE_PORT} (0: a free one, said when it listens)`,
+    check: (value, values) => {
+      if (!values.serve) return '--port is the port of weave --serve: give --serve too'
+      if (!/^\d+$/.test(value)) return `--port takes a port number, not ${JSON.stringify(value)}`
+      return Number(value) > 65535 ? `--port takes a port from 0 (a free one) to 65535, not ${value}` : undefined
+    },
   },
   'no-watch': {type: 'boolean', help: 'run without watching the documents'},
   once: {type: 'boolean', help: 'boot, send one line through the loop with the offline backend, and exit'},
@@ -241,7 +259,7 @@ export const COMMANDS = {
       "write a static site of the Org documents (default: the project's org/) into generated/site/: a page each, its " +
       'blocks coloured and each saying where it tangles, noweb references and IDs as links, an index with the ' +
       '#+DEPENDS_ON: graph, a search box; only the files whose bytes change are written',
-    options: ['out', 'allow-outside', ...ORG_OUTPUT],
+    options: ['out', 'serve', 'port', 'allow-outside', ...ORG_OUTPUT],
     runs: 'toolchain',
   },
   fmt: {

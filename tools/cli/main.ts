@@ -67,7 +67,8 @@ export const TOOLCHAIN: Record<ToolchainCommandName, Runner> = {
   deps: async ({operands, values}, context) =>
     (await import('./deps-command.ts')).runDeps(operands, {json: values.json, dot: values.dot}, context),
   weave: async ({operands, values}, context) => {
-    const flags = {...sessionFlags(values), out: values.out}
+    const port = values.port === undefined ? undefined : Number(values.port)
+    const flags = {...sessionFlags(values), out: values.out, serve: values.serve, port}
     return (await import('./weave-command.ts')).runWeave(operands, flags, context)
   },
   emacs: async () => (await import('./emacs-command.ts')).runEmacs(),

@@ -1,10 +1,15 @@
 /**
- * `passepartout weave [FILE|DIR ...] [-o OUT]`: a static site of the documents (tools/weave/), by default the
- * project's org/ into the project's generated/site/: generated/ is what the toolchain derives from the documents
- * and nobody edits, and every project init writes ignores it already.
+ * `passepartout weave [FILE|DIR ...] [-o OUT] [--serve [--port N]]`: a static site of the documents (tools/weave/),
+ * by default the project's org/ into the project's generated/site/: generated/ is what the toolchain derives from
+ * the documents and nobody edits, and every project init writes ignores it already. With --serve, the site is then
+ * served on 127.0.0.1 and woven again on each save (only what the save changed: weave-record.ts), and the pages
+ * open in a browser reload themselves, until Ctrl-C.
  */
 import path from 'node:path'
 import {displayPath, isError} from '../diagnostics.ts'
+import {readToolchainSettings} from '../settings.ts'
+import type {WeaveReport} from '../weave/weave.ts'
+import {WEAVE_PORT} from './command-table.ts'
 import {commandInputs, type SessionFlags} from './inputs.ts'
 import {printDiagnostics} from './output.ts'
 import type {CommandContext} from './usage.ts'
@@ -12,6 +17,9 @@ import type {CommandContext} from './usage.ts'
 export interface WeaveFlags extends SessionFlags {
   /** The site's folder, as given. */
   out: string | undefined
+  serve?: boolean
+  /** The port of --serve, when given. */
+  port?: number
 }
 
 /** Where the site goes when -o does not say, under the project (or the folder woven). */
@@ -23,8 +31,19 @@ export async function runWeave(args: string[], flags: WeaveFlags, context: Comma
   const base = session.project ?? folders[0] ?? path.dirname(files[0] ?? context.cwd)
   const out = flags.out === undefined ? path.join(base, DEFAULT_SITE) : path.resolve(context.cwd, flags.out)
   const {weave} = await import('../weave/weave.ts')
-  const report = await weave({files, base, out, allowOutside: session.allowOutside})
+  const build = readToolchainSettings().build
+  const weaveFiles = (files: string[]) => weave({files, base, out, allowOutside: session.allowOutside, build})
+  const report = await weaveFiles(files)
   report.diagnostics.unshift(...problems)
+  const failed = say(report, out, started, context)
+  if (!flags.serve) return failed ? 1 : 0
+  // The files listed again at each weave: a document added to a folder woven, or removed, is seen.
+  const weaveNow = () => weaveFiles(commandInputs(args, flags, context).files)
+  return serve(weaveNow, out, flags.port ?? WEAVE_PORT, args, context)
+}
+
+/** Print REPORT's diagnostics and what it wrote; whether it has an error. */
+function say(report: WeaveReport, out: string, started: number, context: CommandContext): boolean {
   printDiagnostics(report.diagnostics, {cwd: context.cwd, frames: context.frames})
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
   const failed = report.documents.length - report.woven.length
@@ -33,5 +52,57 @@ export async function runWeave(args: string[], flags: WeaveFlags, context: Comma
       `(${plural(report.written.length, 'file')} written, ${report.unchanged.length} unchanged` +
       `${failed ? `, ${failed} not woven` : ''}) in ${Math.round(performance.now() - started)} ms\n`,
   )
-  return report.diagnostics.some(isError) ? 1 : 0
+  return report.diagnostics.some(isError)
+}
+
+/**
+ * Serve OUT on PORT, weave again (WEAVE_NOW) after each settled batch of saves under the folders woven (ARGS, or
+ * the project's org/), one weave at a time (saves during one make one more after it), and tell the open pages what
+ * each wrote; until SIGINT, then exit 0 with the port closed and the watcher stopped.
+ */
+async function serve(
+  weaveNow: () => Promise<WeaveReport>,
+  out: string,
+  port: number,
+  args: string[],
+  context: CommandContext,
+): Promise<number> {
+  const [{serveSite}, {watchOrgFiles}, {inputRoots}] = await Promise.all([
+    import('../weave/serve.ts'),
+    import('../watch/org-watcher.ts'),
+    import('./inputs.ts'),
+  ])
+  const server = await serveSite(out, port)
+  let running: Promise<void> | undefined
+  let again = false
+  const reweave = async (): Promise<void> => {
+    const started = performance.now()
+    try {
+      const report = await weaveNow()
+      say(report, out, started, context)
+      server.written(report.written)
+    } catch (error) {
+      // A weave that throws (a bug) is said, and the site stays served as it was: the next save weaves again.
+      process.stderr.write(`passepartout weave: ${(error as Error).message}\n`)
+    }
+  }
+  const onSave = () => {
+    if (running) {
+      again = true
+      return
+    }
+    running = (async () => {
+      do {
+        again = false
+        await reweave()
+      } while (again)
+      running = undefined
+    })()
+  }
+  const watcher = watchOrgFiles(inputRoots(args, context.cwd), onSave)
+  await watcher.ready
+  process.stdout.write(`serving ${displayPath(out, context.cwd)}/ at ${server.url} (Ctrl-C stops)\n`)
+  await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()))
+  await Promise.all([watcher.close(), server.close(), running])
+  return 0
 }

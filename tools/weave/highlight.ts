@@ -88,7 +88,8 @@ export class Highlighter {
   }
 }
 
-function grammarOf(language: string | null): Grammar | undefined {
+/** The grammar that colours Org's LANGUAGE, if the weave has one. */
+export function grammarOf(language: string | null): Grammar | undefined {
   return language === null ? undefined : GRAMMAR_OF[language.toLowerCase()]
 }
 

@@ -15,11 +15,14 @@ import type {WeaveDocument} from './weave-document.ts'
 
 export const INDEX_PAGE = 'index.html'
 
+/** What the index says of a document. */
+export type IndexedDocument = Pick<WeaveDocument, 'path' | 'page' | 'title'>
+
 /** The index of DOCUMENTS (HAS_PAGE says which have a page), whose graph is GRAPH; SHOW names a file. */
-export async function indexPage(
-  documents: readonly WeaveDocument[],
+export async function indexPage<Document extends IndexedDocument>(
+  documents: readonly Document[],
   graph: DocumentGraph,
-  hasPage: (document: WeaveDocument) => boolean,
+  hasPage: (document: Document) => boolean,
   show: (file: string) => string,
 ): Promise<Root> {
   const byPath = new Map(documents.map((document) => [document.path, document]))

@@ -16,11 +16,11 @@ import {type Diagnostic, diagnostic} from '../diagnostics.ts'
 import {includeUnreadable, unknownId} from '../messages/weave.ts'
 import {element, raw, text} from './hast.ts'
 import {includedText} from './include.ts'
-import {hrefTo, type SiteMap} from './site-map.ts'
+import {hrefTo, type SiteLookup} from './site-map.ts'
 import type {WeaveDocument} from './weave-document.ts'
 
 export interface ProseContext {
-  site: SiteMap
+  site: SiteLookup
   /** The rendered block whose `#+begin_src` line is LINE (1-based). */
   blockAt: (line: number) => Element | undefined
   /** LINES of LANGUAGE coloured, as a block shows them. */

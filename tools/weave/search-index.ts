@@ -26,7 +26,20 @@ export function searchEntries(documents: readonly WeaveDocument[]): SearchEntry[
   return entries
 }
 
-/** The script that holds ENTRIES. */
-export function searchIndexScript(entries: readonly SearchEntry[]): string {
-  return `window.WEAVE_INDEX = ${JSON.stringify(entries)}\n`
+/**
+ * The script that holds the entries of each document, BY_DOCUMENT: each document's JSON made once in a process
+ * (a weave after a save changes the entries of one document or two of a thousand).
+ */
+export function searchIndexScript(byDocument: readonly (readonly SearchEntry[])[]): string {
+  const parts = byDocument.map(jsonOf).filter((part) => part !== '')
+  return `window.WEAVE_INDEX = [${parts.join(',')}]\n`
+}
+
+const json = new WeakMap<readonly SearchEntry[], string>()
+
+/** ENTRIES as JSON without its brackets: the entries, separated by commas. */
+function jsonOf(entries: readonly SearchEntry[]): string {
+  let text = json.get(entries)
+  if (text === undefined) json.set(entries, (text = JSON.stringify(entries).slice(1, -1)))
+  return text
 }

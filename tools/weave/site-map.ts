@@ -16,7 +16,21 @@ export interface SitePlace {
   anchor?: string
 }
 
-export class SiteMap {
+/** What a page looks up in the map to make its links. */
+export interface SiteLookup {
+  pageOf(document: string): string | undefined
+  idPlace(id: string): SitePlace | undefined
+  headingAnchor(page: string, title: string): string | undefined
+}
+
+/**
+ * Each answer the map gave a page, by question (`id`, `page` or `heading`, then what was asked, each part after a
+ * NUL: no part holds one), none as null: a page
+ * whose document did not change is made again only when one of these answers did (weave-record.ts).
+ */
+export type Lookups = Record<string, SitePlace | string | null>
+
+export class SiteMap implements SiteLookup {
   private readonly pages = new Map<string, string>()
   private readonly ids = new Map<string, SitePlace>()
   /** Each page's headings by title: where `[[file:doc.org::*Title]]` leads. */
@@ -69,6 +83,29 @@ export class SiteMap {
   /** The anchor of the heading of PAGE titled TITLE, if any. */
   headingAnchor(page: string, title: string): string | undefined {
     return this.headings.get(page)?.get(title)
+  }
+
+  /** The map as a page sees it, each answer it gives written down in LOOKUPS. */
+  recording(lookups: Lookups): SiteLookup {
+    const said = <T extends SitePlace | string>(question: string, answer: T | undefined): T | undefined => {
+      lookups[question] = answer ?? null
+      return answer
+    }
+    return {
+      pageOf: (document) => said(`page\0${document}`, this.pageOf(document)),
+      idPlace: (id) => said(`id\0${id}`, this.idPlace(id)),
+      headingAnchor: (page, title) => said(`heading\0${page}\0${title}`, this.headingAnchor(page, title)),
+    }
+  }
+
+  /** Whether the map answers each question of LOOKUPS as it did. */
+  answersAsIn(lookups: Lookups): boolean {
+    return Object.entries(lookups).every(([question, answer]) => {
+      const [kind, asked = '', title = ''] = question.split('\0')
+      const now =
+        kind === 'id' ? this.idPlace(asked) : kind === 'page' ? this.pageOf(asked) : this.headingAnchor(asked, title)
+      return JSON.stringify(now ?? null) === JSON.stringify(answer)
+    })
   }
 }
 
