@@ -97,6 +97,10 @@ export const RULES = {
     'an `[[id:…]]` link to an ID no woven document holds: its page shows the text, unlinked',
   ],
   'weave/include-unreadable': ['warning', 'an `#+INCLUDE:` of a file that cannot be read: its page goes on without it'],
+  'weave/unsafe-link': [
+    'warning',
+    'a link whose target runs script (`javascript:`, `vbscript:`, `data:`): its page shows the text, unlinked',
+  ],
   ts: [
     'error',
     "a TypeScript diagnostic (`error TS2322`, a warning where TypeScript's is one), at the Org line the code came from",

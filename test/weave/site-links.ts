@@ -23,8 +23,8 @@ export function textOf(node: Element | RootContent): string {
   return 'children' in node ? node.children.map((child) => textOf(child as RootContent)).join('') : ''
 }
 
-/** The raw HTML ROOT holds (the graph's SVG). */
-function raws(root: Root): string[] {
+/** The raw HTML ROOT holds (the graph's SVG, an author's `#+HTML:`). */
+export function raws(root: Root): string[] {
   const found: string[] = []
   const visit = (node: Root | RootContent) => {
     if ((node as {type: string}).type === 'raw') found.push((node as unknown as {value: string}).value)

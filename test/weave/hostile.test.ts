@@ -1,0 +1,99 @@
+/**
+ * `weave` of a document written to attack its reader: HTML and script in its title, prose, IDs, names, block
+ * languages and code, and links whose target is script (`javascript:`, `data:`, a scheme hidden behind spaces or
+ * capitals). Only Org's own `#+HTML:` becomes markup; every other text stays text, and a link a page must not
+ * follow is shown unlinked with a warning at its Org line. One weave, shared by the tests.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import vm from 'node:vm'
+import {beforeAll, describe, expect, it} from 'vitest'
+import {weave, type WeaveReport} from '../../tools/weave/weave.ts'
+import {tempProject} from '../support/temp-project.ts'
+import {elements, raws, textOf} from './site-links.ts'
+
+const HOSTILE = `#+TITLE: Evil <script>alert('title')</script>
+* Heading <img src=x onerror=alert(2)>
+:PROPERTIES:
+:ID: x"</script><script>alert(3)</script>\u2028
+:END:
+Prose <b>bold</b> <script>alert(4)</script>.
+[[javascript:alert(5)][click]]
+[[javascript:alert(6)]]
+[[data:text/html,<script>alert(7)</script>][data]]
+[[vbscript:msgbox(8)][vb]]
+[[JaVaScRiPt:alert(9)][capitals]]
+[[  javascript:alert(10)][spaces]]
+[[https://example.com/"onmouseover="alert(11)][quotes]]
+[[mailto:someone@example.com][mail]]
+
+#+NAME: a"b</script><img onerror=alert(12)>
+#+begin_src <img/onerror=alert(13)>
+const x = "</script><script>alert(14)</script>"
+#+end_src
+
+#+HTML: <b class="author">the author's own HTML</b>
+`
+
+let project: string
+let report: WeaveReport
+
+beforeAll(async () => {
+  project = tempProject({'org/evil.org': HOSTILE}, 'passepartout-weave-hostile-')
+  report = await weave({
+    files: [path.join(project, 'org', 'evil.org')],
+    base: project,
+    out: path.join(project, 'site'),
+  })
+})
+
+const page = () => report.pages.get('org/evil.html')!
+const links = () => elements(page()).filter((element) => element.tagName === 'a' || element.tagName === 'img')
+const linkTo = (label: string) => links().find((element) => textOf(element) === label)
+
+/** The scheme of URL as a browser reads it (leading spaces and controls, tabs and newlines ignored), lower-case. */
+const schemeOf = (url: string) =>
+  /^([a-z][a-z0-9+.-]*):/i.exec(url.replace(/^[\u0000-\u0020]+/, '').replace(/[\t\n\r]/g, ''))?.[1]?.toLowerCase()
+
+describe('weave of a hostile document', () => {
+  it('leads no link or image of the page to script', () => {
+    const targets = links().map((element) => String(element.properties.href ?? element.properties.src ?? ''))
+    expect(targets.filter((url) => ['javascript', 'vbscript', 'data'].includes(schemeOf(url) ?? ''))).toEqual([])
+  })
+
+  it('shows a link a page must not follow as its text, unlinked, with a warning at its Org line', () => {
+    const unsafe = elements(page()).filter((element) =>
+      (element.properties.className as string[] | undefined)?.includes('unknown-link'),
+    )
+    expect(unsafe.map(textOf)).toEqual(['click', 'javascript:alert(6)', 'data', 'vb', 'capitals', 'spaces'])
+    const warnings = report.diagnostics.filter((diagnostic) => diagnostic.ruleId === 'weave/unsafe-link')
+    expect(warnings.map((diagnostic) => diagnostic.line)).toEqual([7, 8, 9, 10, 11, 12])
+  })
+
+  it('keeps the links a page may follow', () => {
+    expect(linkTo('quotes')?.properties.href).toBe('https://example.com/"onmouseover="alert(11)')
+    expect(linkTo('mail')?.properties.href).toBe('mailto:someone@example.com')
+  })
+
+  it('makes markup of the author’s #+HTML: only: no script of its own, no event handler, the rest its text', () => {
+    const scripts = elements(page()).filter((element) => element.tagName === 'script')
+    expect(scripts.map((script) => script.properties.src)).toEqual(['../weave-index.js', '../weave-search.js'])
+    const handlers = elements(page())
+      .flatMap((element) => Object.keys(element.properties))
+      .filter((key) => /^on/i.test(key))
+    expect(handlers).toEqual([])
+    expect(raws(page())).toEqual(['<b class="author">the author\'s own HTML</b>'])
+    expect(textOf(page() as never)).toContain('Prose <b>bold</b> <script>alert(4)</script>.')
+  })
+
+  it('writes a search index that, run, only sets its entries, each text as written', () => {
+    const window: {WEAVE_INDEX?: unknown[][]} = {}
+    vm.runInNewContext(fs.readFileSync(path.join(project, 'site', 'weave-index.js'), 'utf8'), {window})
+    expect(Object.keys(window)).toEqual(['WEAVE_INDEX'])
+    expect(window.WEAVE_INDEX!.map((entry) => entry[0])).toEqual([
+      'Heading <img src=x onerror=alert(2)>',
+      'a"b</script><img onerror=alert(12)>',
+    ])
+    expect(window.WEAVE_INDEX![0]![2]).toBe('org/evil.html#x"</script><script>alert(3)</script>\u2028')
+  })
+})
