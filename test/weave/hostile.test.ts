@@ -10,7 +10,7 @@ import vm from 'node:vm'
 import {beforeAll, describe, expect, it} from 'vitest'
 import {weave, type WeaveReport} from '../../tools/weave/weave.ts'
 import {tempProject} from '../support/temp-project.ts'
-import {elements, raws, textOf} from './site-links.ts'
+import {brokenLinks, elements, raws, textOf} from './site-links.ts'
 
 const HOSTILE = `#+TITLE: Evil <script>alert('title')</script>
 * Heading <img src=x onerror=alert(2)>
@@ -26,6 +26,7 @@ Prose <b>bold</b> <script>alert(4)</script>.
 [[  javascript:alert(10)][spaces]]
 [[https://example.com/"onmouseover="alert(11)][quotes]]
 [[mailto:someone@example.com][mail]]
+[[id:named-as-script][a heading of a document named as script]], [[file:a#b 100%.org][an awkward name]]
 
 #+NAME: a"b</script><img onerror=alert(12)>
 #+begin_src <img/onerror=alert(13)>
@@ -39,12 +40,14 @@ let project: string
 let report: WeaveReport
 
 beforeAll(async () => {
-  project = tempProject({'org/evil.org': HOSTILE}, 'passepartout-weave-hostile-')
-  report = await weave({
-    files: [path.join(project, 'org', 'evil.org')],
-    base: project,
-    out: path.join(project, 'site'),
-  })
+  // Files named so that a path read as a URL is a scheme, a fragment, a query, an escape.
+  const named = {
+    'org/javascript:alert(1).org': '* Named\n:PROPERTIES:\n:ID: named-as-script\n:END:\n',
+    'org/a#b 100%.org': '* Awkward\n',
+  }
+  project = tempProject({'org/evil.org': HOSTILE, ...named}, 'passepartout-weave-hostile-')
+  const files = ['org/evil.org', ...Object.keys(named)].map((file) => path.join(project, file))
+  report = await weave({files, base: project, out: path.join(project, 'site')})
 })
 
 const page = () => report.pages.get('org/evil.html')!
@@ -70,6 +73,11 @@ describe('weave of a hostile document', () => {
     expect(warnings.map((diagnostic) => diagnostic.line)).toEqual([7, 8, 9, 10, 11, 12])
   })
 
+  it('leads a link to a page whose file name holds `:`, `#`, `%` or a space to that page', () => {
+    expect(brokenLinks(path.join(project, 'site'), report.pages)).toEqual([])
+    expect(linkTo('an awkward name')?.properties.href).toBe('a%23b%20100%25.html')
+  })
+
   it('keeps the links a page may follow', () => {
     expect(linkTo('quotes')?.properties.href).toBe('https://example.com/"onmouseover="alert(11)')
     expect(linkTo('mail')?.properties.href).toBe('mailto:someone@example.com')
@@ -90,10 +98,14 @@ describe('weave of a hostile document', () => {
     const window: {WEAVE_INDEX?: unknown[][]} = {}
     vm.runInNewContext(fs.readFileSync(path.join(project, 'site', 'weave-index.js'), 'utf8'), {window})
     expect(Object.keys(window)).toEqual(['WEAVE_INDEX'])
-    expect(window.WEAVE_INDEX!.map((entry) => entry[0])).toEqual([
-      'Heading <img src=x onerror=alert(2)>',
-      'a"b</script><img onerror=alert(12)>',
+    const ofEvil = window.WEAVE_INDEX!.filter((entry) => String(entry[2]).startsWith('org/evil.html'))
+    expect(ofEvil.map((entry) => entry.slice(0, 3))).toEqual([
+      [
+        'Heading <img src=x onerror=alert(2)>',
+        'heading',
+        'org/evil.html#x%22%3C%2Fscript%3E%3Cscript%3Ealert(3)%3C%2Fscript%3E%E2%80%A8',
+      ],
+      ['a"b</script><img onerror=alert(12)>', 'block', 'org/evil.html#code-a-b-script-img-onerror-alert-12'],
     ])
-    expect(window.WEAVE_INDEX![0]![2]).toBe('org/evil.html#x"</script><script>alert(3)</script>\u2028')
   })
 })

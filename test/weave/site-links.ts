@@ -63,7 +63,7 @@ export function brokenLinks(out: string, pages: ReadonlyMap<string, Root>): stri
     for (const link of internalLinks(page, root)) {
       const href = link.slice(link.indexOf(' → ') + 3)
       const [file, anchor] = href.split('#') as [string, string | undefined]
-      const target = file === '' ? page : path.posix.join(path.posix.dirname(page), file)
+      const target = file === '' ? page : path.posix.join(path.posix.dirname(page), decodeURIComponent(file))
       if (!fs.existsSync(path.join(out, target))) broken.push(`${link} (no file ${target})`)
       else if (
         anchor !== undefined &&
