@@ -63,6 +63,10 @@ export const RULES = {
     '`passepartout detangle`: the Org document changed since the file was tangled, and the file was edited too: both sides are shown, neither is taken',
   ],
   'detangle/no-record': ['error', '`passepartout detangle`: a file no document is recorded to have written'],
+  'detangle/link': [
+    'error',
+    '`passepartout detangle`: a generated file replaced by a symbolic link: nothing is read through it',
+  ],
   'detangle/round-trip': [
     'error',
     '`passepartout detangle`: the Org document the edit would make does not tangle back to the edited bytes (or changes another file it writes): nothing is written',
