@@ -34,6 +34,7 @@ const x = "</script><script>alert(14)</script>"
 #+end_src
 
 #+HTML: <b class="author">the author's own HTML</b>
+Snippets: @@html:<i class="author">kept</i>@@, @@latex:<script>alert(15)</script>@@, @@HTML:<script>alert(16)</script>@@.
 `
 
 let project: string
@@ -90,8 +91,13 @@ describe('weave of a hostile document', () => {
       .flatMap((element) => Object.keys(element.properties))
       .filter((key) => /^on/i.test(key))
     expect(handlers).toEqual([])
-    expect(raws(page())).toEqual(['<b class="author">the author\'s own HTML</b>'])
+    expect(raws(page())).toEqual(['<b class="author">the author\'s own HTML</b>', '<i class="author">kept</i>'])
     expect(textOf(page() as never)).toContain('Prose <b>bold</b> <script>alert(4)</script>.')
+  })
+
+  it('leaves out an export snippet of another backend than html, as Org’s HTML export does', () => {
+    const snippets = elements(page()).find((element) => textOf(element).startsWith('Snippets: '))
+    expect(textOf(snippets!)).toBe('Snippets: , , .\n')
   })
 
   it('writes a search index that, run, only sets its entries, each text as written', () => {

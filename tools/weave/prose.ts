@@ -4,7 +4,8 @@
  * (code-block.ts), matched to uniorg's by its lines; each heading gets its anchor (its `:ID:`, else one from its
  * title); an `[[id:…]]` link leads to the page and anchor of its ID, a `[[file:….org]]` link to that document's
  * page (and `::*Title` to its heading of that title); a link whose target would run script is its text, unlinked. Sub- and superscripts only in braces (`a_{b}`, Org's
- * `^:{}`): our prose names `snake_case` things.
+ * `^:{}`): our prose names `snake_case` things. An export snippet is Org's: `@@html:…@@` as it is, any other
+ * backend's left out, as Org's HTML export does.
  */
 import type {Element, ElementContent, Root} from 'hast'
 import type {Position} from 'unist'
@@ -43,6 +44,8 @@ export function proseOf(document: WeaveDocument, context: ProseContext): Root {
         return keyword.key === 'INCLUDE' ? includeOf(keyword, document, context, this) : null
       } as never,
       'src-block': (block) => (block.position ? blockIn(block.position, context) : undefined) ?? null,
+      // uniorg-rehype gives the node itself back for another backend than html, which hast cannot write.
+      'export-snippet': (snippet) => (snippet.backEnd === 'html' ? raw(snippet.value) : []),
       link: function (this: Converter, link: Link) {
         return linkOf(link, document, context, this)
       } as never,
