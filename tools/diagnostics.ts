@@ -63,6 +63,10 @@ export const RULES = {
     '`passepartout detangle`: the Org document changed since the file was tangled, and the file was edited too: both sides are shown, neither is taken',
   ],
   'detangle/no-record': ['error', '`passepartout detangle`: a file no document is recorded to have written'],
+  'detangle/link': [
+    'error',
+    '`passepartout detangle`: a generated file replaced by a symbolic link: nothing is read through it',
+  ],
   'detangle/round-trip': [
     'error',
     '`passepartout detangle`: the Org document the edit would make does not tangle back to the edited bytes (or changes another file it writes): nothing is written',
@@ -97,6 +101,10 @@ export const RULES = {
     'an `[[id:…]]` link to an ID no woven document holds: its page shows the text, unlinked',
   ],
   'weave/include-unreadable': ['warning', 'an `#+INCLUDE:` of a file that cannot be read: its page goes on without it'],
+  'weave/unsafe-link': [
+    'warning',
+    'a link whose target runs script (`javascript:`, `vbscript:`, `data:`): its page shows the text, unlinked',
+  ],
   ts: [
     'error',
     "a TypeScript diagnostic (`error TS2322`, a warning where TypeScript's is one), at the Org line the code came from",

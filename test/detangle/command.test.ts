@@ -114,6 +114,22 @@ describe('passepartout detangle', () => {
     expect(fs.readFileSync(path.join(dir, 'org/counter.org'), 'utf8')).toContain('export let counter = 0')
   })
 
+  it('takes nothing through a generated file replaced by a link (to a file outside the project), brings the others back', () => {
+    const dir = editedProject()
+    // A file outside the project that reads as an edit of generated/shared.ts: its last line would go back.
+    const file = path.join(dir, 'generated/shared.ts')
+    const outside = tempProject({'secret.ts': `${fs.readFileSync(file, 'utf8')}export const secret = 1\n`})
+    fs.rmSync(file)
+    fs.symlinkSync(path.join(outside, 'secret.ts'), file)
+    const result = run(['detangle', '--no-frames'], dir)
+    expect([result.status, result.stderr]).toEqual([
+      1,
+      expect.stringMatching(/^generated\/shared\.ts:1:1: error: .*link.* \[detangle\/link\]\n/),
+    ])
+    expect(fs.readFileSync(path.join(dir, 'org/shared.org'), 'utf8')).toBe(shared)
+    expect(fs.readFileSync(path.join(dir, 'org/counter.org'), 'utf8')).toContain('export let counter = 0')
+  })
+
   it('refuses, at the Org line, with the rule, and exits 1 leaving the document as it was', () => {
     const dir = editedProject()
     const file = path.join(dir, 'generated/shared.ts')

@@ -23,8 +23,8 @@ export function textOf(node: Element | RootContent): string {
   return 'children' in node ? node.children.map((child) => textOf(child as RootContent)).join('') : ''
 }
 
-/** The raw HTML ROOT holds (the graph's SVG). */
-function raws(root: Root): string[] {
+/** The raw HTML ROOT holds (the graph's SVG, an author's `#+HTML:`). */
+export function raws(root: Root): string[] {
   const found: string[] = []
   const visit = (node: Root | RootContent) => {
     if ((node as {type: string}).type === 'raw') found.push((node as unknown as {value: string}).value)
@@ -63,7 +63,7 @@ export function brokenLinks(out: string, pages: ReadonlyMap<string, Root>): stri
     for (const link of internalLinks(page, root)) {
       const href = link.slice(link.indexOf(' → ') + 3)
       const [file, anchor] = href.split('#') as [string, string | undefined]
-      const target = file === '' ? page : path.posix.join(path.posix.dirname(page), file)
+      const target = file === '' ? page : path.posix.join(path.posix.dirname(page), decodeURIComponent(file))
       if (!fs.existsSync(path.join(out, target))) broken.push(`${link} (no file ${target})`)
       else if (
         anchor !== undefined &&

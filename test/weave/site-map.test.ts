@@ -22,6 +22,16 @@ describe('the site map', () => {
     ['org/a.html', {page: 'org/a.html'}, 'a.html'],
     ['org/core/a.html', {page: 'org/skills/b.html', anchor: 'y'}, '../skills/b.html#y'],
     ['index.html', {page: 'org/b.html'}, 'org/b.html'],
+    // A page's name and an anchor are encoded, so that no character of a file name or an ID is read as part of a
+    // URL: `#` a fragment, `?` a query, `%` an escape, `name:` a scheme (`javascript:` ran the rest as script).
+    ['org/a.html', {page: 'org/javascript:alert(1).html'}, 'javascript%3Aalert(1).html'],
+    ['org/a.html', {page: 'org/a#b.html'}, 'a%23b.html'],
+    ['org/a.html', {page: 'org/c?d.html'}, 'c%3Fd.html'],
+    ['org/a.html', {page: 'org/100%.html'}, '100%25.html'],
+    ['org/a.html', {page: 'org/sp ace.html'}, 'sp%20ace.html'],
+    ['index.html', {page: 'org/x:y/b.html', anchor: 'a#b"<c>%'}, 'org/x%3Ay/b.html#a%23b%22%3Cc%3E%25'],
+    ['org/a.html', {page: 'org/a.html', anchor: 'x y'}, '#x%20y'],
+    ['org/a#b.html', {page: 'org/a#b.html'}, 'a%23b.html'],
   ])('links from %s to %o with %s', (from, place, href) => {
     expect(hrefTo(from, place)).toBe(href)
   })

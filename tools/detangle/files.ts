@@ -7,7 +7,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import {type Diagnostic, diagnostic} from '../diagnostics.ts'
-import {noRecord, savedMeanwhile} from '../messages/detangle.ts'
+import {linkedFile, noRecord, savedMeanwhile} from '../messages/detangle.ts'
 import {documentWriteFailed, readFailed} from '../messages/io.ts'
 import {ORG_DOCUMENT_MAX_BYTES, readProjectFile} from '../project-file.ts'
 import type {DocumentPlan} from '../tangle/tangle-document.ts'
@@ -67,6 +67,7 @@ function detangleOne(
 ): void {
   const edited: EditedFile[] = []
   for (const target of targets) {
+    if (linkSaid(target, report)) continue
     const bytes = readOrSay(target, report)
     if (bytes) edited.push({path: target, recordedHash: request.written.entryOf(document, target)!.hash, bytes})
   }
@@ -103,6 +104,17 @@ function detangleOne(
       hash: settled.get(target) ?? request.written.entryOf(document, target)!.hash,
     })),
   )
+}
+
+/**
+ * Whether the generated file FILE is a symbolic link, said in REPORT: the tangle writes files, never links, so a link
+ * is no edit of what it wrote, and what it leads to (a file outside the project, /etc/passwd) must not go into a
+ * document. (Whoever could swap it for a link between this look and the read could as well edit the document.)
+ */
+function linkSaid(file: string, report: DetangleReport): boolean {
+  if (!fs.lstatSync(file, {throwIfNoEntry: false})?.isSymbolicLink()) return false
+  report.refusals.push(diagnostic(file, linkedFile(fs.readlinkSync(file)), {line: 1, column: 1}))
+  return true
 }
 
 /**

@@ -80,6 +80,18 @@ export function noRecord(why: 'never' | 'no-longer'): Message {
   }
 }
 
+/**
+ * A generated file (the place of the message) that is a symbolic link to TARGET: the tangle writes none, so what it
+ * leads to is no edit of what was written, and may be any file of the machine.
+ */
+export function linkedFile(target: string): Message {
+  return {
+    ruleId: 'detangle/link',
+    reason: `this generated file is a symbolic link to ${target}, which the tangle never writes: nothing is read through it`,
+    expected: ['put the edited file itself in its place, or tangle to write it again'],
+  }
+}
+
 /** The Org document made of the edit tangles to something else than the edited bytes (WHAT: where they part). */
 export function roundTrip(what: string): Message {
   return {

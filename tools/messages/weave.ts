@@ -16,3 +16,11 @@ export function unknownId(id: string): Message {
 export function includeUnreadable(file: string, why: string): Message {
   return {ruleId: 'weave/include-unreadable', reason: `cannot include ${file}: ${why}; the page goes on without it`}
 }
+
+/** A link to URL, whose scheme (SCHEME) runs script in the reader's browser. */
+export function unsafeLink(url: string, scheme: string): Message {
+  return {
+    ruleId: 'weave/unsafe-link',
+    reason: `the link ${url} would run script (${scheme}:) in the reader's browser: the page shows its text, unlinked`,
+  }
+}

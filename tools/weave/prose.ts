@@ -3,8 +3,9 @@
  * once) and uniorg-rehype renders it, but for what the weave says itself: each source block is the tangler's
  * (code-block.ts), matched to uniorg's by its lines; each heading gets its anchor (its `:ID:`, else one from its
  * title); an `[[id:…]]` link leads to the page and anchor of its ID, a `[[file:….org]]` link to that document's
- * page (and `::*Title` to its heading of that title). Sub- and superscripts only in braces (`a_{b}`, Org's
- * `^:{}`): our prose names `snake_case` things.
+ * page (and `::*Title` to its heading of that title); a link whose target would run script is its text, unlinked. Sub- and superscripts only in braces (`a_{b}`, Org's
+ * `^:{}`): our prose names `snake_case` things. An export snippet is Org's: `@@html:…@@` as it is, any other
+ * backend's left out, as Org's HTML export does.
  */
 import type {Element, ElementContent, Root} from 'hast'
 import type {Position} from 'unist'
@@ -13,7 +14,7 @@ import {parse} from 'uniorg-parse/lib/parser.js'
 import {orgToHast} from 'uniorg-rehype/lib/org-to-hast.js'
 import path from 'node:path'
 import {type Diagnostic, diagnostic} from '../diagnostics.ts'
-import {includeUnreadable, unknownId} from '../messages/weave.ts'
+import {includeUnreadable, unknownId, unsafeLink} from '../messages/weave.ts'
 import {element, raw, text} from './hast.ts'
 import {includedText} from './include.ts'
 import {hrefTo, type SiteLookup} from './site-map.ts'
@@ -43,6 +44,8 @@ export function proseOf(document: WeaveDocument, context: ProseContext): Root {
         return keyword.key === 'INCLUDE' ? includeOf(keyword, document, context, this) : null
       } as never,
       'src-block': (block) => (block.position ? blockIn(block.position, context) : undefined) ?? null,
+      // uniorg-rehype gives the node itself back for another backend than html, which hast cannot write.
+      'export-snippet': (snippet) => (snippet.backEnd === 'html' ? raw(snippet.value) : []),
       link: function (this: Converter, link: Link) {
         return linkOf(link, document, context, this)
       } as never,
@@ -110,9 +113,17 @@ function blockIn(position: Position, context: ProseContext): Element | undefined
   return undefined
 }
 
-/** An `id:` or `.org` link as a link of the site; any other as uniorg-rehype renders it (null). */
+/**
+ * An `id:` or `.org` link as a link of the site; one whose target runs script as its text, unlinked (a page never
+ * runs what a document's text holds); any other as uniorg-rehype renders it (null).
+ */
 function linkOf(link: Link, document: WeaveDocument, context: ProseContext, converter: Converter): Element | null {
   const label = () => (link.children.length > 0 ? converter.toHast(link.children, link) : [text(link.rawLink)])
+  const scheme = schemeOf(link.rawLink)
+  if (scheme !== undefined && SCRIPT_SCHEMES.has(scheme)) {
+    context.diagnostics.push(diagnostic(document.path, unsafeLink(link.rawLink, scheme), link.position))
+    return element('span', {className: ['unknown-link']}, label())
+  }
   if (link.linkType === 'id') {
     const place = context.site.idPlace(link.path)
     if (place) return element('a', {href: hrefTo(document.page, place)}, label())
@@ -128,4 +139,16 @@ function linkOf(link: Link, document: WeaveDocument, context: ProseContext, conv
     if (page) return element('a', {href: hrefTo(document.page, {page, anchor})}, label())
   }
   return null
+}
+
+/** Schemes whose URL, followed or loaded, runs what it holds in the page's browser. */
+const SCRIPT_SCHEMES = new Set(['javascript', 'vbscript', 'data'])
+
+/**
+ * The scheme of URL as a browser's URL parser reads it, lower-case (undefined when it has none): it skips leading
+ * spaces and control characters and drops tabs and newlines anywhere, so ` java\tscript:` is `javascript`.
+ */
+function schemeOf(url: string): string | undefined {
+  const cleaned = url.replace(/^[\u0000-\u0020]+/, '').replace(/[\t\n\r]/g, '')
+  return /^([a-z][a-z0-9+.-]*):/i.exec(cleaned)?.[1]!.toLowerCase()
 }

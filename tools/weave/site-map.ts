@@ -109,11 +109,16 @@ export class SiteMap implements SiteLookup {
   }
 }
 
-/** The href that leads from the page FROM to PLACE: relative, with the anchor. */
+/**
+ * The href that leads from the page FROM to PLACE: relative, with the anchor. Each part of the path and the anchor
+ * is percent-encoded: a file name or an ID is the document's text, and its `#`, `?`, `%` or `name:` would be read
+ * as a fragment, a query, an escape or a scheme (a page `javascript:alert(1).org` linked as script).
+ */
 export function hrefTo(from: string, place: SitePlace): string {
-  const anchor = place.anchor === undefined ? '' : `#${place.anchor}`
-  if (place.page === from) return anchor === '' ? path.posix.basename(from) : anchor
-  return `${path.posix.relative(path.posix.dirname(from), place.page)}${anchor}`
+  const anchor = place.anchor === undefined ? '' : `#${encodeURIComponent(place.anchor)}`
+  if (place.page === from) return anchor === '' ? encodeURIComponent(path.posix.basename(from)) : anchor
+  const relative = path.posix.relative(path.posix.dirname(from), place.page)
+  return `${relative.split('/').map(encodeURIComponent).join('/')}${anchor}`
 }
 
 /** The folder of the site's root seen from the page PAGE (`../../` from `org/core/turn.html`), empty at the root. */
