@@ -24,3 +24,12 @@ export function unsafeLink(url: string, scheme: string): Message {
     reason: `the link ${url} would run script (${scheme}:) in the reader's browser: the page shows its text, unlinked`,
   }
 }
+
+/** The page PAGE of a document is the file of HOLDER's page already (null: a file of the site itself). */
+export function pageConflict(page: string, holder: string | null): Message {
+  const whose = holder === null ? "a file of the site's own" : `the page of ${holder}, the same file`
+  return {
+    ruleId: 'weave/page-conflict',
+    reason: `its page ${page} would be ${whose} (names compared without case, as a case-insensitive disk does): it gets no page; rename the document`,
+  }
+}
