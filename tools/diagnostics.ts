@@ -101,6 +101,10 @@ export const RULES = {
     'an `[[id:…]]` link to an ID no woven document holds: its page shows the text, unlinked',
   ],
   'weave/include-unreadable': ['warning', 'an `#+INCLUDE:` of a file that cannot be read: its page goes on without it'],
+  'weave/include-outside': [
+    'warning',
+    'an `#+INCLUDE:` of a file outside the project and the folders `allowOutside` names (a key under `~/.ssh`): its page goes on without it, as a published site would show it',
+  ],
   'weave/page-conflict': [
     'error',
     "a document whose page would be the file of another document's page (`a.org` and `A.org`: names compared without case) or of the site's own (`index.org` at the root): the first keeps it, this one gets no page",

@@ -33,3 +33,11 @@ export function pageConflict(page: string, holder: string | null): Message {
     reason: `its page ${page} would be ${whose} (names compared without case, as a case-insensitive disk does): it gets no page; rename the document`,
   }
 }
+
+/** `#+INCLUDE:` names FILE, outside ROOT (the project) and the folders allowed outside it. */
+export function includeOutside(file: string, root: string): Message {
+  return {
+    ruleId: 'weave/include-outside',
+    reason: `${file} is outside ${root} and the folders allowOutside names: a published page would show it, so the page goes on without it`,
+  }
+}
