@@ -50,6 +50,10 @@ export const RULES = {
     'error',
     '`passepartout detangle`: an edited line came from a noweb reference used in more than one place, where the edit would change the others too: the message says where',
   ],
+  'detangle/not-text': [
+    'error',
+    '`passepartout detangle`: an edited file holding a NUL byte or bytes that are not UTF-8, said at its line: such bytes would be lost (made U+FFFD) or break the Org document',
+  ],
   'detangle/computed-line': [
     'error',
     "`passepartout detangle`: an edited line that Org computed, not copied from a block (a `:prologue` or `:epilogue`, a line `:comments` wrote, a `:padline` blank line, a shebang, a Lisp form's value, a line holding an inline noweb reference)",
