@@ -50,6 +50,10 @@ export const RULES = {
     'error',
     '`passepartout detangle`: an edited line came from a noweb reference used in more than one place, where the edit would change the others too: the message says where',
   ],
+  'detangle/not-text': [
+    'error',
+    '`passepartout detangle`: an edited file holding a NUL byte or bytes that are not UTF-8, said at its line: such bytes would be lost (made U+FFFD) or break the Org document',
+  ],
   'detangle/computed-line': [
     'error',
     "`passepartout detangle`: an edited line that Org computed, not copied from a block (a `:prologue` or `:epilogue`, a line `:comments` wrote, a `:padline` blank line, a shebang, a Lisp form's value, a line holding an inline noweb reference)",
@@ -101,6 +105,14 @@ export const RULES = {
     'an `[[id:…]]` link to an ID no woven document holds: its page shows the text, unlinked',
   ],
   'weave/include-unreadable': ['warning', 'an `#+INCLUDE:` of a file that cannot be read: its page goes on without it'],
+  'weave/include-outside': [
+    'warning',
+    'an `#+INCLUDE:` of a file outside the project and the folders `allowOutside` names (a key under `~/.ssh`): its page goes on without it, as a published site would show it',
+  ],
+  'weave/page-conflict': [
+    'error',
+    "a document whose page would be the file of another document's page (`a.org` and `A.org`: names compared without case) or of the site's own (`index.org` at the root): the first keeps it, this one gets no page",
+  ],
   'weave/unsafe-link': [
     'warning',
     'a link whose target runs script (`javascript:`, `vbscript:`, `data:`): its page shows the text, unlinked',

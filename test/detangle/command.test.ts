@@ -145,4 +145,35 @@ describe('passepartout detangle', () => {
     expect(result.stderr).toContain('also written at generated/shared.ts:5')
     expect(fs.readFileSync(path.join(dir, 'org/shared.org'), 'utf8')).toBe(shared)
   })
+
+  it.each([
+    ['a NUL byte', (text: string) => Buffer.from(text.replace('counter = 0', 'counter = "\0"')), 'a NUL byte'],
+    [
+      'bytes that are not UTF-8',
+      (text: string) => Buffer.from(text.replace('counter = 0', 'counter = "caf\u00e9"'), 'latin1'),
+      'bytes that are not UTF-8',
+    ],
+  ])('refuses an edited file holding %s at the file, saying what is wrong with its bytes', (_name, bytesOf, what) => {
+    const dir = editedProject()
+    const file = path.join(dir, 'generated/counter.ts')
+    fs.writeFileSync(file, bytesOf(fs.readFileSync(file, 'utf8')))
+    const result = run(['detangle', '--no-frames'], dir)
+    expect(result.status).toBe(1)
+    expect(result.stderr).toMatch(
+      new RegExp(`^generated/counter\\.ts:1:\\d+: error: line 1 holds ${what}: .* \\[detangle/not-text\\]$`, 'm'),
+    )
+    expect(result.stderr).not.toContain('no longer writes')
+    expect(fs.readFileSync(path.join(dir, 'org/counter.org'), 'utf8')).toBe(counter)
+  })
+
+  it('names a generated file over 16 MiB relative to the working folder', () => {
+    const dir = editedProject()
+    fs.writeFileSync(path.join(dir, 'generated/counter.ts'), Buffer.alloc(16 * 1024 * 1024 + 1, 'a'))
+    const result = run(['detangle', '--no-frames'], dir)
+    expect(result.status).toBe(1)
+    expect(result.stderr).toMatch(
+      /^generated\/counter\.ts: error: cannot read generated\/counter\.ts: .* \[io\/read\]$/m,
+    )
+    expect(result.stderr).not.toContain(dir)
+  })
 })

@@ -5,14 +5,17 @@
  * served on 127.0.0.1 and woven again on each save (only what the save changed: weave-record.ts), and the pages
  * open in a browser reload themselves, until Ctrl-C.
  */
+import fs from 'node:fs'
 import path from 'node:path'
 import {displayPath, isError} from '../diagnostics.ts'
+import {outputHoldsDocument, outputInsideWoven, outputIsFile, outputIsProject} from '../messages/usage.ts'
+import {isInside} from '../project.ts'
 import {readToolchainSettings} from '../settings.ts'
 import type {WeaveReport} from '../weave/weave.ts'
 import {WEAVE_PORT} from './command-table.ts'
 import {commandInputs, type SessionFlags} from './inputs.ts'
 import {printDiagnostics} from './output.ts'
-import type {CommandContext} from './usage.ts'
+import {type CommandContext, UsageError} from './usage.ts'
 
 export interface WeaveFlags extends SessionFlags {
   /** The site's folder, as given. */
@@ -30,6 +33,13 @@ export async function runWeave(args: string[], flags: WeaveFlags, context: Comma
   const {session, files, folders, problems} = commandInputs(args, flags, context)
   const base = session.project ?? folders[0] ?? path.dirname(files[0] ?? context.cwd)
   const out = flags.out === undefined ? path.join(base, DEFAULT_SITE) : path.resolve(context.cwd, flags.out)
+  refuseOutput(flags.out ?? displayPath(out, context.cwd), out, {
+    base,
+    project: session.project,
+    files,
+    folders,
+    cwd: context.cwd,
+  })
   const {weave} = await import('../weave/weave.ts')
   const build = readToolchainSettings().build
   const weaveFiles = (files: string[]) => weave({files, base, out, allowOutside: session.allowOutside, build})
@@ -40,6 +50,50 @@ export async function runWeave(args: string[], flags: WeaveFlags, context: Comma
   // The files listed again at each weave: a document added to a folder woven, or removed, is seen.
   const weaveNow = () => weaveFiles(commandInputs(args, flags, context).files)
   return serve(weaveNow, out, flags.port ?? WEAVE_PORT, args, context)
+}
+
+/** What the site's folder must stay out of: the documents woven, the folders they were found in, the project. */
+interface Woven {
+  base: string
+  project: string | undefined
+  files: readonly string[]
+  folders: readonly string[]
+  /** Where paths are shown from. */
+  cwd: string
+}
+
+/**
+ * Throws a UsageError (exit 2, before anything is written) when the site's folder OUT (GIVEN as typed) would put
+ * the site over what is not the site's: a file (one io/write error per page), the project's root (its index.html
+ * and assets over the project's files), a folder holding a document woven or inside a folder woven (pages among
+ * the documents). Links are resolved first: a link to the project is the project.
+ */
+function refuseOutput(given: string, out: string, woven: Woven): void {
+  const real = realPath(out)
+  if (fs.statSync(real, {throwIfNoEntry: false})?.isDirectory() === false) throw new UsageError(outputIsFile(given))
+  const root = woven.project && realPath(woven.project)
+  if (real === root) throw new UsageError(outputIsProject(given))
+  const held = woven.files.find((file) => isInside(realPath(file), real))
+  if (held) throw new UsageError(outputHoldsDocument(given, displayPath(held, woven.cwd)))
+  // The project's root and the folder the site mirrors hold the default site (generated/site) themselves.
+  const mirrored = new Set([root, realPath(woven.base)])
+  const around = woven.folders.find((folder) => !mirrored.has(realPath(folder)) && !isOutside(real, realPath(folder)))
+  if (around) throw new UsageError(outputInsideWoven(given, displayPath(around, woven.cwd)))
+}
+
+/** Whether FILE is neither FOLDER nor inside it. */
+function isOutside(file: string, folder: string): boolean {
+  return file !== folder && !isInside(file, folder)
+}
+
+/** FILE with every link resolved: its deepest part that exists made real, the rest (to be made) after it. */
+function realPath(file: string): string {
+  try {
+    return fs.realpathSync(file)
+  } catch {
+    const parent = path.dirname(file)
+    return parent === file ? file : path.join(realPath(parent), path.basename(file))
+  }
 }
 
 /** Print REPORT's diagnostics and what it wrote; whether it has an error. */

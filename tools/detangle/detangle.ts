@@ -97,6 +97,9 @@ interface OrgEdit {
 function detangleFile(request: DetangleRequest, bytes: Uint8Array, file: EditedFile): FileOutcome {
   // A file that holds what was written has no edit to bring back, whatever its document became since.
   if (hashOf(file.bytes) === file.recordedHash) return {bytes, changes: []}
+  const flaw = textFlaw(file.bytes)
+  if (flaw)
+    return {refusal: diagnostic(file.path, messages.notText(flaw.line, flaw.what), {line: flaw.line, column: 1})}
   const plan = request.plan(bytes)
   const edited = Buffer.from(file.bytes).toString('utf8')
   const checked = fileToDiff(request, plan, file, edited)
@@ -421,6 +424,27 @@ function mergeNeighbours(edits: readonly OrgEdit[]): OrgEdit[] {
     } else merged.push(edit)
   }
   return merged
+}
+
+/**
+ * What in BYTES is no text an Org document can hold, at its 1-based line: a NUL byte, or bytes that are not
+ * UTF-8 (decoded, they would be U+FFFD, and the edit lost); undefined when there is none.
+ */
+function textFlaw(bytes: Uint8Array): {line: number; what: string} | undefined {
+  const decoder = new TextDecoder('utf-8', {fatal: true})
+  let start = 0
+  for (let line = 1; start <= bytes.length; line++) {
+    const end = bytes.indexOf(0x0a, start) === -1 ? bytes.length : bytes.indexOf(0x0a, start)
+    const text = bytes.subarray(start, end)
+    if (text.includes(0)) return {line, what: 'a NUL byte'}
+    try {
+      decoder.decode(text)
+    } catch {
+      return {line, what: 'bytes that are not UTF-8'}
+    }
+    start = end + 1
+  }
+  return undefined
 }
 
 /** TEXT as the document's bytes were: its line endings, its encoding, its byte-order mark. */

@@ -68,10 +68,10 @@ function detangleOne(
   const edited: EditedFile[] = []
   for (const target of targets) {
     if (linkSaid(target, report)) continue
-    const bytes = readOrSay(target, report)
+    const bytes = readOrSay(target, report, request.display)
     if (bytes) edited.push({path: target, recordedHash: request.written.entryOf(document, target)!.hash, bytes})
   }
-  const bytes = readOrSay(document, report)
+  const bytes = readOrSay(document, report, request.display)
   if (!bytes || edited.length === 0) return
   const result = detangleDocument({
     document,
@@ -120,12 +120,12 @@ function linkSaid(file: string, report: DetangleReport): boolean {
 /**
  * The bytes of FILE; undefined, said in REPORT, when it cannot be read (gone, say), or is no regular file of at most
  * a document's bytes: an edited file is anything whoever can write the project put there (a named pipe waited for
- * good).
+ * good). DISPLAY names it in the message as every other message names a file: from the working folder.
  */
-function readOrSay(file: string, report: DetangleReport): Buffer | undefined {
+function readOrSay(file: string, report: DetangleReport, display: (file: string) => string): Buffer | undefined {
   const read = readProjectFile(file, ORG_DOCUMENT_MAX_BYTES)
   if (read.ok) return read.bytes
-  report.refusals.push(diagnostic(file, readFailed(file, read.why)))
+  report.refusals.push(diagnostic(file, readFailed(display(file), read.why)))
   return undefined
 }
 

@@ -100,3 +100,12 @@ export function roundTrip(what: string): Message {
     expected: ['make the edit in the Org document'],
   }
 }
+
+/** An edited file's LINE holds WHAT (a NUL byte, bytes that are not UTF-8): it is no text a document can hold. */
+export function notText(line: number, what: string): Message {
+  return {
+    ruleId: 'detangle/not-text',
+    reason: `line ${line} holds ${what}: a generated file is UTF-8 text, and these bytes cannot go into an Org document as they are`,
+    expected: ['fix the bytes in the file (or undo its edit), then detangle'],
+  }
+}

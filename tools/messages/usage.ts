@@ -78,3 +78,23 @@ export function noSuchPath(path: string): string {
 export function notFormattable(path: string): string {
   return `fmt formats .org, .ts and .js files (and .mts, .cts, .mjs, .cjs), not ${path}`
 }
+
+/** `weave -o OUT`: OUT is a file. */
+export function outputIsFile(out: string): string {
+  return `-o ${out} is a file, not a folder: give the site a folder of its own (-o site)`
+}
+
+/** `weave -o OUT`: OUT is the project's root, whose files the site's index.html and assets would go over. */
+export function outputIsProject(out: string): string {
+  return `-o ${out} is the project's own folder: the site's index.html and assets would go over its files; give the site a folder of its own (-o site)`
+}
+
+/** `weave -o OUT`: OUT holds DOCUMENT, one of the documents woven. */
+export function outputHoldsDocument(out: string, document: string): string {
+  return `-o ${out} holds ${document}, a document woven: the site would go among the documents; give the site a folder of its own (-o site)`
+}
+
+/** `weave -o OUT`: OUT is inside FOLDER, a folder woven. */
+export function outputInsideWoven(out: string, folder: string): string {
+  return `-o ${out} is inside ${folder}, a folder woven: the site would go among the documents; give the site a folder of its own (-o site)`
+}

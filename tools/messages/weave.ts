@@ -24,3 +24,20 @@ export function unsafeLink(url: string, scheme: string): Message {
     reason: `the link ${url} would run script (${scheme}:) in the reader's browser: the page shows its text, unlinked`,
   }
 }
+
+/** The page PAGE of a document is the file of HOLDER's page already (null: a file of the site itself). */
+export function pageConflict(page: string, holder: string | null): Message {
+  const whose = holder === null ? "a file of the site's own" : `the page of ${holder}, the same file`
+  return {
+    ruleId: 'weave/page-conflict',
+    reason: `its page ${page} would be ${whose} (names compared without case, as a case-insensitive disk does): it gets no page; rename the document`,
+  }
+}
+
+/** `#+INCLUDE:` names FILE, outside ROOT (the project) and the folders allowed outside it. */
+export function includeOutside(file: string, root: string): Message {
+  return {
+    ruleId: 'weave/include-outside',
+    reason: `${file} is outside ${root} and the folders allowOutside names: a published page would show it, so the page goes on without it`,
+  }
+}

@@ -98,8 +98,16 @@ export function planBytes(
   allowOutside: readonly string[],
   disk = new DiskView(),
 ): DocumentPlan {
-  const boundary = {root: disk.projectRoot(path.dirname(file)) ?? looseRoot(file, allowOutside), allowed: allowOutside}
-  return planDocument(file, bytes, {boundary, disk})
+  return planDocument(file, bytes, {boundary: documentBoundary(file, allowOutside, disk), disk})
+}
+
+/** Where what the document FILE writes (or, woven, includes) must be: its project, or its loose root, and ALLOWED. */
+export function documentBoundary(
+  file: string,
+  allowed: readonly string[],
+  disk: DiskView,
+): {root: string; allowed: readonly string[]} {
+  return {root: disk.projectRoot(path.dirname(file)) ?? looseRoot(file, allowed), allowed}
 }
 
 /**

@@ -35,17 +35,42 @@ export class SiteMap implements SiteLookup {
   private readonly ids = new Map<string, SitePlace>()
   /** Each page's headings by title: where `[[file:doc.org::*Title]]` leads. */
   private readonly headings = new Map<string, Map<string, string>>()
+  /** Each file of the site taken, by its path in lower case: by a document, or (null) by the site itself. */
+  private readonly taken = new Map<string, string | null>()
 
-  /** BASE: the folder whose documents are woven; a page's path under the site mirrors the document's under it. */
-  constructor(private readonly base: string) {}
+  /**
+   * BASE: the folder whose documents are woven; a page's path under the site mirrors the document's under it.
+   * SITE_FILES: the site's own files (its index, style sheet, scripts), which no page may be.
+   */
+  constructor(
+    private readonly base: string,
+    siteFiles: readonly string[] = [],
+  ) {
+    for (const file of siteFiles) this.taken.set(file.toLowerCase(), null)
+  }
 
-  /** The page of the Org file DOCUMENT (absolute), made known to the map. */
-  addDocument(document: string): string {
-    const page = `${this.placeOf(document)
+  /** The page the Org file DOCUMENT (absolute) would have: its path under the site, `.org` (in any case) made `.html`. */
+  pagePathOf(document: string): string {
+    return `${this.placeOf(document)
       .split(path.sep)
       .join('/')
       .replace(/\.org$/i, '')}.html`
+  }
+
+  /**
+   * Who has the file PAGE already: a document (its path), null for the site's own file, undefined for nobody.
+   * Compared without case: a site copied to a case-insensitive disk (macOS's, Windows's) holds one file of
+   * `A.html` and `a.html`, the second written over the first.
+   */
+  holderOf(page: string): string | null | undefined {
+    return this.taken.get(page.toLowerCase())
+  }
+
+  /** The page of the Org file DOCUMENT (absolute), made known to the map. */
+  addDocument(document: string): string {
+    const page = this.pagePathOf(document)
     this.pages.set(document, page)
+    this.taken.set(page.toLowerCase(), document)
     return page
   }
 

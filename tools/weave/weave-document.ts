@@ -6,15 +6,17 @@
  * re-weave of one saved document can make them again alone.
  */
 import path from 'node:path'
-import type {Diagnostic} from '../diagnostics.ts'
+import {type Diagnostic, diagnostic} from '../diagnostics.ts'
+import {includeOutside} from '../messages/weave.ts'
 import type {Headline, OrgRoot, SrcBlock} from '../org/ast.ts'
 import {documentMeta, type DocumentMeta} from '../org/document-meta.ts'
 import {BlockInfos} from '../tangle/block-info.ts'
 import {OrgDocument} from '../tangle/document.ts'
 import {findReferences, nowebEnabled} from '../tangle/noweb.ts'
-import {planFile} from '../tangle/run-document.ts'
+import {documentBoundary, planFile} from '../tangle/run-document.ts'
 import type {DocumentPlan, TargetPlan} from '../tangle/tangle-document.ts'
-import type {DiskView} from '../tangle/disk.ts'
+import {isInside} from '../project.ts'
+import {DiskView} from '../tangle/disk.ts'
 import {type Include, parseInclude} from './include.ts'
 
 export interface WovenBlock {
@@ -89,7 +91,7 @@ export function readWeaveDocument(
   file: string,
   page: string,
   allowOutside: readonly string[],
-  disk?: DiskView,
+  disk = new DiskView(),
 ): WeaveDocument {
   const plan = planFile(file, allowOutside, disk)
   const document: WeaveDocument = {
@@ -111,16 +113,38 @@ export function readWeaveDocument(
   document.headings = headingsOf(doc)
   document.fileIds = idsOf(doc, -1)
   document.blocks = blocksOf(doc, plan)
-  document.includes = includesOf(plan.root, file)
+  document.includes = includesOf(
+    plan.root,
+    file,
+    documentBoundary(file, allowOutside, disk),
+    disk,
+    document.diagnostics,
+  )
   return document
 }
 
-/** The `#+INCLUDE:` lines of ROOT, the document FILE's, by line. */
-function includesOf(root: OrgRoot, file: string): Map<number, Include> {
+/**
+ * The `#+INCLUDE:` lines of ROOT, the document FILE's, by line: those of a file inside BOUNDARY, the one tangle
+ * holds targets to, its links followed. Org's own export includes any file it can read; a woven page is made to be
+ * published, and an include of `~/.ssh/id_ed25519` or `/etc/passwd` would publish it: one outside is said in
+ * DIAGNOSTICS and left out.
+ */
+function includesOf(
+  root: OrgRoot,
+  file: string,
+  boundary: {root: string; allowed: readonly string[]},
+  disk: DiskView,
+  diagnostics: Diagnostic[],
+): Map<number, Include> {
+  const inside = [boundary.root, ...boundary.allowed].map((folder) => disk.realpath(folder))
   const includes = new Map<number, Include>()
   for (const node of root.children) {
     const include = node.type === 'keyword' && node.key === 'INCLUDE' ? parseInclude(node.value, file) : undefined
-    if (include) includes.set(node.position.start.line, include)
+    if (!include) continue
+    const real = disk.realpath(include.file)
+    if (inside.some((folder) => folder === path.sep || isInside(real, folder)))
+      includes.set(node.position.start.line, include)
+    else diagnostics.push(diagnostic(file, includeOutside(include.file, boundary.root), node.position))
   }
   return includes
 }

@@ -12,9 +12,10 @@ import path from 'node:path'
 import type {Element, Root} from 'hast'
 import rehypeStringify from 'rehype-stringify'
 import {unified} from 'unified'
-import {type Diagnostic, isError} from '../diagnostics.ts'
+import {type Diagnostic, diagnostic, isError} from '../diagnostics.ts'
 import {buildGraph, type DocumentGraph} from '../graph/document-graph.ts'
 import type {DocumentMeta} from '../org/document-meta.ts'
+import {pageConflict} from '../messages/weave.ts'
 import {isInside} from '../project.ts'
 import {DiskView} from '../tangle/disk.ts'
 import {SEARCH, SEARCH_FILE, STYLE, STYLE_FILE} from './assets.ts'
@@ -77,10 +78,13 @@ export interface WeaveReport {
 }
 
 export async function weave(options: WeaveOptions): Promise<WeaveReport> {
-  const site = new SiteMap(options.base)
+  const site = new SiteMap(options.base, SITE_FILES)
   const record = WeaveRecord.open(options)
   const read = reader(options)
+  const show = (file: string) => (isInside(file, options.base) ? path.relative(options.base, file) : file)
   const documents = options.files.map((file) => {
+    const holder = site.holderOf(site.pagePathOf(file))
+    if (holder !== undefined) return refused(read(file, site.pagePathOf(file)), holder, show)
     const page = site.addDocument(file)
     return keptDocument(file, page, record.unchanged(file, options.out)) ?? read(file, page)
   })
@@ -89,7 +93,6 @@ export async function weave(options: WeaveOptions): Promise<WeaveReport> {
   documents.forEach((document, index) => {
     if (document.kept && !site.answersAsIn(document.kept.lookups)) documents[index] = read(document.path, document.page)
   })
-  const show = (file: string) => (isInside(file, options.base) ? path.relative(options.base, file) : file)
   const colours = Colours.open(options.base)
   const made = await makePages(documents, site, colours, show)
   colours.save(documents.flatMap((document) => document.kept?.colours ?? []))
@@ -107,6 +110,7 @@ export async function weave(options: WeaveOptions): Promise<WeaveReport> {
   const search = documents.map((document) =>
     document.kept ? document.kept.search : document.woven ? searchEntries([document.document!]) : [],
   )
+  // SITE_FILES names these: no page is one of them.
   const files: SiteFile[] = [
     ...[...html].map(([page, content]) => ({path: page, content})),
     {path: STYLE_FILE, content: STYLE},
@@ -139,6 +143,22 @@ function reader(options: WeaveOptions): (file: string, page: string) => SiteDocu
     const woven = !!document.root && !document.diagnostics.some(isError)
     return {path: file, page: document.page, title: document.title, meta: document.meta, woven, document, stamp}
   }
+}
+
+/** The files of the site that are no document's page. */
+const SITE_FILES = [INDEX_PAGE, STYLE_FILE, SEARCH_FILE, INDEX_FILE]
+
+/**
+ * DOCUMENT, whose page would be the file HOLDER's page is (null: a file of the site itself), refused: an error at
+ * its first line, and no page. Refused rather than given another name: a page named otherwise than its document
+ * is one nobody finds where they look (a link to `A.html` from outside the site would lead to `a.org`'s), and
+ * renaming the document is the author's one-line fix; the first named keeps its page, so a document added never
+ * takes the page of one woven before.
+ */
+function refused(document: SiteDocument, holder: string | null, show: (file: string) => string): SiteDocument {
+  const why = pageConflict(document.page, holder === null ? null : show(holder))
+  document.document!.diagnostics.unshift(diagnostic(document.path, why, {line: 1, column: 1}))
+  return {...document, woven: false}
 }
 
 /** FILE as the last weave kept it, if it did (woven, its page PAGE). */
@@ -190,6 +210,8 @@ function keep(
   search: SearchEntry[],
 ): void {
   if (document.kept) return record.keep(document.path, document.kept)
+  // A document refused its page shares it with the one that has it: nothing of it is kept.
+  if (!document.woven) return
   const page = made.made.get(document.page)
   const content = html.get(document.page)
   const read = document.document!
