@@ -4,7 +4,7 @@
  * again and told on the event stream, the page served anew, Ctrl-C (SIGINT) ending it with status 0 and the port
  * closed.
  */
-import {spawn} from 'node:child_process'
+import {execFileSync, spawn} from 'node:child_process'
 import fs from 'node:fs'
 import http from 'node:http'
 import os from 'node:os'
@@ -28,12 +28,19 @@ function get(url: string): Promise<{status: number; body: string}> {
   })
 }
 
-/** The raw GET of PATH (as written: no URL normalizes its `..`) from the server at PORT. */
-function getRaw(port: number, requestPath: string): Promise<number> {
+/**
+ * The raw GET of PATH (as written: no URL normalizes its `..`) from the server at PORT, its Host header HOST (the
+ * server's own by default); its status, or 'no answer' when none came within 5 s.
+ */
+function getRaw(port: number, requestPath: string, host = `127.0.0.1:${port}`): Promise<number | 'no answer'> {
   return new Promise((resolve, reject) => {
     http
-      .get({host: '127.0.0.1', port, path: requestPath}, (response) => {
+      .get({host: '127.0.0.1', port, path: requestPath, headers: {host}, timeout: 5000}, (response) => {
         response.resume().on('end', () => resolve(response.statusCode ?? 0))
+      })
+      .on('timeout', function (this: http.ClientRequest) {
+        resolve('no answer')
+        this.destroy()
       })
       .on('error', reject)
   })
@@ -51,6 +58,10 @@ describe('the site served', () => {
       'site/weave.css': 'p {}\n',
     })
     site = path.join(folder, 'site')
+    // What whoever can write the site's folder may put there: a link out of it, a named pipe.
+    fs.symlinkSync(path.join(folder, 'secret.txt'), path.join(site, 'linked.txt'))
+    fs.symlinkSync(folder, path.join(site, 'up'))
+    execFileSync('mkfifo', [path.join(site, 'pipe.html')])
     server = await serveSite(site, 0)
     port = Number(new URL(server.url).port)
   })
@@ -77,8 +88,22 @@ describe('the site served', () => {
     ['/%2e%2e/secret.txt', 404],
     ['/org/%2e%2e/%2e%2e/secret.txt', 404],
     ['/%E0%A4%A', 404],
+    ['/linked.txt', 404],
+    ['/up/secret.txt', 404],
+    ['/pipe.html', 404],
   ])('answers GET %s with %i', async (requestPath, status) => {
     expect(await getRaw(port, requestPath)).toBe(status)
+  })
+
+  // A page elsewhere whose own name a DNS server answers with 127.0.0.1 (DNS rebinding) sends its own Host.
+  it.each([
+    ['127.0.0.1:PORT', 200],
+    ['localhost:PORT', 200],
+    ['attacker.example:PORT', 403],
+    ['127.0.0.1', 403],
+    ['127.0.0.1:1', 403],
+  ])('answers a request whose Host is %s with %i', async (host, status) => {
+    expect(await getRaw(port, '/', host.replace('PORT', String(port)))).toBe(status)
   })
 
   it('is not reached on another interface of the machine', async () => {

@@ -4,11 +4,19 @@
  * events (server-sent events: one long response, no framework, and the browser reconnects by itself) and reloads
  * the page when a weave wrote it, or the style sheet or a script every page uses. The script is put in as the page
  * is served: the files on disk hold none, and read the same from `file://`.
+ *
+ * 127.0.0.1 is not enough on its own: a web page the person visits elsewhere can have its own name resolve to
+ * 127.0.0.1 (DNS rebinding) and read the site through the browser, so a request is answered only when its Host is
+ * this server's own (127.0.0.1 or localhost, at its port), as development servers learned to do. And only regular
+ * files under the site's folder are served, once links are followed, read without waiting (a named pipe there held
+ * the server, whose reads are synchronous).
  */
 import fs from 'node:fs'
 import http from 'node:http'
 import type {AddressInfo} from 'node:net'
 import path from 'node:path'
+import {isInside} from '../project.ts'
+import {ORG_DOCUMENT_MAX_BYTES, readProjectFile} from '../project-file.ts'
 
 /** Where a page's script follows the weaves. */
 export const EVENTS_PATH = '/.weave/events'
@@ -44,6 +52,10 @@ export interface SiteServer {
 export async function serveSite(out: string, port: number): Promise<SiteServer> {
   const streams = new Set<http.ServerResponse>()
   const server = http.createServer((request, response) => {
+    if (!isOwnHost(request.headers.host, (server.address() as AddressInfo).port)) {
+      response.writeHead(403, {'content-type': 'text/plain; charset=utf-8'}).end('not this server\n')
+      return
+    }
     const url = new URL(request.url ?? '/', 'http://127.0.0.1')
     if (url.pathname === EVENTS_PATH) return follow(response, streams)
     serveFile(out, url.pathname, response)
@@ -67,6 +79,11 @@ export async function serveSite(out: string, port: number): Promise<SiteServer> 
   }
 }
 
+/** Whether HOST (a request's Host header) names this server itself, at PORT: 127.0.0.1 or localhost. */
+export function isOwnHost(host: string | undefined, port: number): boolean {
+  return host === `127.0.0.1:${port}` || host === `localhost:${port}`
+}
+
 /** Keep RESPONSE open as an event stream until its page goes. */
 function follow(response: http.ServerResponse, streams: Set<http.ServerResponse>): void {
   response.writeHead(200, {'content-type': 'text/event-stream', 'cache-control': 'no-store'})
@@ -79,12 +96,8 @@ function follow(response: http.ServerResponse, streams: Set<http.ServerResponse>
 /** The file of OUT at the URL path PATHNAME (a folder's index.html), a page with the reload script; 404 for anything else. */
 function serveFile(out: string, pathname: string, response: http.ServerResponse): void {
   const file = fileAt(out, pathname)
-  let bytes: Buffer | undefined
-  try {
-    bytes = file === undefined ? undefined : fs.readFileSync(file)
-  } catch {
-    bytes = undefined
-  }
+  const read = file === undefined ? undefined : readProjectFile(file, ORG_DOCUMENT_MAX_BYTES)
+  const bytes = read?.ok ? read.bytes : undefined
   if (file === undefined || bytes === undefined) {
     response.writeHead(404, {'content-type': 'text/plain; charset=utf-8'}).end(`not in the site: ${pathname}\n`)
     return
@@ -103,9 +116,17 @@ function fileAt(out: string, pathname: string): string | undefined {
     return undefined
   }
   const root = path.resolve(out)
-  const file = path.resolve(root, `.${path.posix.normalize(decoded)}`)
-  if (file !== root && !file.startsWith(`${root}${path.sep}`)) return undefined
-  return fs.statSync(file, {throwIfNoEntry: false})?.isDirectory() ? path.join(file, 'index.html') : file
+  const named = path.resolve(root, `.${path.posix.normalize(decoded)}`)
+  if (named !== root && !named.startsWith(`${root}${path.sep}`)) return undefined
+  const file = fs.statSync(named, {throwIfNoEntry: false})?.isDirectory() ? path.join(named, 'index.html') : named
+  // Where a link in the site leads must be in the site too.
+  let real: string
+  try {
+    real = fs.realpathSync(file)
+  } catch {
+    return undefined
+  }
+  return isInside(real, fs.realpathSync(root)) ? file : undefined
 }
 
 /** HTML with the reload script before its `</body>`. */
