@@ -64,6 +64,20 @@ describe('readProjectFile', () => {
     make(file)
     expect(readProjectFile(file, BOUND)).toEqual(expected)
   })
+
+  // A file that holds more than its size said when it was opened (as a file that grows while it is read): /proc's
+  // files say 0 and hold lines. All of it is read, to the bound and not past it.
+  it('reads on past the size a file said, to the bound', () => {
+    const status = fs.readFileSync('/proc/self/status')
+    expect([fs.statSync('/proc/self/status').size, status.length > 100]).toEqual([0, true])
+    const read = readProjectFile('/proc/self/status', 64 * 1024)
+    expect(read.ok && read.bytes.toString('utf8').split('\n')[0]).toBe(status.toString('utf8').split('\n')[0])
+    expect(readProjectFile('/proc/self/status', 100)).toEqual({
+      ok: false,
+      missing: false,
+      why: 'it holds more than 100 bytes',
+    })
+  })
 })
 
 /** Runs the command ARGS in DIR with its own deadline: a command that waits forever is cut there, and says nothing. */
