@@ -86,7 +86,7 @@ describe('weave of a hostile document', () => {
 
   it('makes markup of the author’s #+HTML: only: no script of its own, no event handler, the rest its text', () => {
     const scripts = elements(page()).filter((element) => element.tagName === 'script')
-    expect(scripts.map((script) => script.properties.src)).toEqual(['../weave-index.js', '../weave-search.js'])
+    expect(scripts.map((script) => script.properties.src)).toEqual(['../weave-search.js'])
     const handlers = elements(page())
       .flatMap((element) => Object.keys(element.properties))
       .filter((key) => /^on/i.test(key))

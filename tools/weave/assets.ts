@@ -2,8 +2,11 @@
  * The site's two files besides its pages: its one style sheet (light, and dark when the reader's system asks for
  * it; the code's tokens are classes, `t-token-keyword`, coloured by the palette: highlight.ts) and the search
  * box's script, plain JavaScript with no framework. The search's entries are a script too (`weave-index.js`,
- * search-index.ts), not a JSON file fetched: a page opened from `file://` may not fetch.
+ * search-index.ts), not a JSON file fetched: a page opened from `file://` may not fetch. The search loads them when
+ * the box is first used, not with the page: they are the site's largest file (867 KB for this project), and most
+ * pages are read without a search.
  */
+import {INDEX_FILE} from './search-index.ts'
 
 export const STYLE_FILE = 'weave.css'
 export const SEARCH_FILE = 'weave-search.js'
@@ -200,16 +203,30 @@ th {
 `
 
 /**
- * The search: the entries of \`weave-index.js\` (\`[text, kind, href, document]\`, each href from the site's root)
- * filtered by what is typed, those that start with it first; twenty at most, each a link.
+ * The search: the entries of \`weave-index.js\` (\`[text, kind, href, document]\`, each href from the site's root),
+ * loaded as a script when the box is first focused or typed in, filtered by what is typed (again once they came),
+ * those that start with it first; twenty at most, each a link.
  */
 export const SEARCH = `'use strict'
 ;(function () {
   var input = document.getElementById('weave-search')
   var results = document.getElementById('weave-results')
   var root = document.body.getAttribute('data-root') || ''
-  var entries = window.WEAVE_INDEX || []
+  var entries = null
+  var requested = false
+  function load() {
+    if (requested) return
+    requested = true
+    var script = document.createElement('script')
+    script.src = root + ${JSON.stringify(INDEX_FILE)}
+    script.onload = function () {
+      entries = window.WEAVE_INDEX || []
+      show()
+    }
+    document.body.appendChild(script)
+  }
   function show() {
+    if (entries === null) return load()
     var query = input.value.trim().toLowerCase()
     results.textContent = ''
     if (query === '') return
@@ -231,6 +248,7 @@ export const SEARCH = `'use strict'
       results.appendChild(item)
     })
   }
+  input.addEventListener('focus', load)
   input.addEventListener('input', show)
 })()
 `

@@ -6,7 +6,6 @@
 import type {Element, ElementContent, Root, RootContent} from 'hast'
 import {SEARCH_FILE, STYLE_FILE} from './assets.ts'
 import {element} from './hast.ts'
-import {INDEX_FILE} from './search-index.ts'
 import {rootFrom} from './site-map.ts'
 import type {WeaveDocument} from './weave-document.ts'
 
@@ -27,7 +26,6 @@ export function pageFrame(page: string, title: string, content: ElementContent[]
   const body = element('body', {dataRoot: root}, [
     bar,
     element('main', {}, content),
-    element('script', {src: `${root}${INDEX_FILE}`}),
     element('script', {src: `${root}${SEARCH_FILE}`}),
   ])
   return {type: 'root', children: [{type: 'doctype'}, element('html', {lang: 'en'}, [head, body])]}
